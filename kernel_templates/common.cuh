@@ -1,0 +1,105 @@
+// Device helpers shared by every kernel family: operand access for the four layouts, tile copies
+// from global to shared memory with zero fill at the matrix edges, and the alpha/beta epilogue.
+#pragma once
+
+#include "gemm_params.h"
+
+namespace gemmtune {
+
+__host__ __device__ constexpr bool a_is_transposed(Layout layout) { return layout == Layout::TN || layout == Layout::TT; }
+__host__ __device__ constexpr bool b_is_transposed(Layout layout) { return layout == Layout::NT || layout == Layout::TT; }
+
+// Element (m, k) of op(A) and (k, n) of op(B); no bounds check.
+template <Layout L>
+__device__ __forceinline__ float load_a(const GemmParams& p, int m, int k) {
+  return a_is_transposed(L) ? p.A[static_cast<long long>(k) * p.lda + m]
+                            : p.A[static_cast<long long>(m) * p.lda + k];
+}
+template <Layout L>
+__device__ __forceinline__ float load_b(const GemmParams& p, int k, int n) {
+  return b_is_transposed(L) ? p.B[static_cast<long long>(n) * p.ldb + k]
+                            : p.B[static_cast<long long>(k) * p.ldb + n];
+}
+
+// C(m, n) = alpha * acc + beta * C(m, n). With beta == 0, C is not read: it may hold NaN.
+__device__ __forceinline__ void store_c(const GemmParams& p, int m, int n, float acc) {
+  float* c = p.C + static_cast<long long>(m) * p.ldc + n;
+  *c = p.beta == 0.0f ? p.alpha * acc : p.alpha * acc + p.beta * *c;
+}
+
+// Copies the BM x BK tile of op(A) at (m0, k0) to shared memory, zero outside the matrix.
+// Consecutive threads read consecutive addresses of A as stored, whatever its layout.
+// TRANSPOSE_IN_SMEM: stored as smem[k * BM + m] (for reads along m) instead of smem[m * BK + k].
+template <int BM, int BK, int THREADS, Layout L, bool TRANSPOSE_IN_SMEM>
+__device__ __forceinline__ void load_a_tile(float* smem, const GemmParams& p, int m0, int k0,
+                                            int tid) {
+#pragma unroll
+  for (int i = 0; i < (BM * BK + THREADS - 1) / THREADS; ++i) {
+    const int e = i * THREADS + tid;
+    if ((BM * BK) % THREADS != 0 && e >= BM * BK) break;
+    const int m = a_is_transposed(L) ? e % BM : e / BK;
+    const int k = a_is_transposed(L) ? e / BM : e % BK;
+    const float value = (m0 + m < p.M && k0 + k < p.K) ? load_a<L>(p, m0 + m, k0 + k) : 0.0f;
+    smem[TRANSPOSE_IN_SMEM ? k * BM + m : m * BK + k] = value;
+  }
+}
+
+// Copies the BK x BN tile of op(B) at (k0, n0) to smem[k * BN + n], zero outside the matrix.
+template <int BK, int BN, int THREADS, Layout L>
+__device__ __forceinline__ void load_b_tile(float* smem, const GemmParams& p, int k0, int n0,
+                                            int tid) {
+#pragma unroll
+  for (int i = 0; i < (BK * BN + THREADS - 1) / THREADS; ++i) {
+    const int e = i * THREADS + tid;
+    if ((BK * BN) % THREADS != 0 && e >= BK * BN) break;
+    const int k = b_is_transposed(L) ? e % BK : e / BN;
+    const int n = b_is_transposed(L) ? e / BK : e % BN;
+    const float value = (k0 + k < p.K && n0 + n < p.N) ? load_b<L>(p, k0 + k, n0 + n) : 0.0f;
+    smem[k * BN + n] = value;
+  }
+}
+
+// Four consecutive floats from ptr; elements at index >= valid read as 0 and are not touched.
+// ALIGN (in floats) is what the caller guarantees for ptr: 4 allows one 128-bit load, 2 two
+// 64-bit loads; otherwise the elements are read one by one.
+template <int ALIGN>
+__device__ __forceinline__ float4 load_float4(const float* ptr, int valid) {
+  if (valid >= 4) {
+    if (ALIGN == 4) return *reinterpret_cast<const float4*>(ptr);
+    if (ALIGN == 2) {
+      const float2 lo = reinterpret_cast<const float2*>(ptr)[0];
+      const float2 hi = reinterpret_cast<const float2*>(ptr)[1];
+      return make_float4(lo.x, lo.y, hi.x, hi.y);
+    }
+  }
+  return make_float4(valid > 0 ? ptr[0] : 0.0f, valid > 1 ? ptr[1] : 0.0f,
+                     valid > 2 ? ptr[2] : 0.0f, valid > 3 ? ptr[3] : 0.0f);
+}
+
+// Applies the epilogue to four consecutive outputs of row m starting at column n; only the
+// first `valid` are written. ALIGN as for load_float4, for the address of C(m, n).
+template <int ALIGN>
+__device__ __forceinline__ void store_c4(const GemmParams& p, int m, int n, float4 acc, int valid) {
+  float* c = p.C + static_cast<long long>(m) * p.ldc + n;
+  float4 out = make_float4(p.alpha * acc.x, p.alpha * acc.y, p.alpha * acc.z, p.alpha * acc.w);
+  if (p.beta != 0.0f) {
+    const float4 old = load_float4<ALIGN>(c, valid);
+    out.x += p.beta * old.x;
+    out.y += p.beta * old.y;
+    out.z += p.beta * old.z;
+    out.w += p.beta * old.w;
+  }
+  if (valid >= 4 && ALIGN == 4) {
+    *reinterpret_cast<float4*>(c) = out;
+  } else if (valid >= 4 && ALIGN == 2) {
+    reinterpret_cast<float2*>(c)[0] = make_float2(out.x, out.y);
+    reinterpret_cast<float2*>(c)[1] = make_float2(out.z, out.w);
+  } else {
+    if (valid > 0) c[0] = out.x;
+    if (valid > 1) c[1] = out.y;
+    if (valid > 2) c[2] = out.z;
+    if (valid > 3) c[3] = out.w;
+  }
+}
+
+}  // namespace gemmtune

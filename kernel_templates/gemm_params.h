@@ -1,0 +1,30 @@
+// The argument block every GEMM kernel takes, shared by host code and NVRTC-compiled kernels, so
+// its layout is defined once. Plain C++ only: no CUDA qualifiers, no includes.
+#pragma once
+
+namespace gemmtune {
+
+// Operand layouts of a row-major problem C (M x N) = op(A) (M x K) * op(B) (K x N).
+// 'n': the operand is stored row-major as used (A: M x K, lda >= K; B: K x N, ldb >= N).
+// 't': it is stored transposed (A: K x M, lda >= M; B: N x K, ldb >= K).
+// The first letter is A's, the second B's. Column-major calls are mapped onto these by the
+// runtime (C^T = op(B)^T op(A)^T), so kernels only ever see row-major C.
+enum class Layout : int { NN = 0, NT = 1, TN = 2, TT = 3 };
+
+struct GemmParams {
+  int M;
+  int N;
+  int K;
+  float alpha;
+  float beta;  // beta == 0: C is written without being read (it may hold NaN)
+  const float* A;
+  long long lda;
+  const float* B;
+  long long ldb;
+  float* C;
+  long long ldc;
+  float* workspace;  // scratch for families that need it (split-K); null otherwise
+  long long workspace_floats;
+};
+
+}  // namespace gemmtune

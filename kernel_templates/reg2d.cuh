@@ -1,0 +1,56 @@
+// Seed step 5: 2D register tiling. Each thread computes a TM x TN outer product per k step from
+// TM values of A and TN of B held in registers: TM * TN multiply-adds for TM + TN shared loads.
+#pragma once
+
+#include "common.cuh"
+
+namespace gemmtune {
+
+template <int BM, int BN, int BK, int TM, int TN, Layout L, int ALIGN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN)) reg2d_sgemm(GemmParams p) {
+  constexpr int THREADS = (BM / TM) * (BN / TN);
+  static_assert(TM >= 1 && TN >= 1 && BM % TM == 0 && BN % TN == 0, "reg2d: BM and BN must be multiples of TM and TN");
+  static_assert(THREADS >= 32 && THREADS <= 1024, "reg2d: (BM / TM) * (BN / TN) threads must be 32..1024");
+  static_assert((BM * BK) % THREADS == 0, "reg2d: the A tile (BM * BK) must divide evenly over the threads");
+  static_assert((BK * BN) % THREADS == 0, "reg2d: the B tile (BK * BN) must divide evenly over the threads");
+  static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "reg2d: static shared memory must fit in 48 KB");
+  static_assert(ALIGN == 1, "reg2d: reads single floats; ALIGN must be 1");
+  __shared__ float As[BM * BK];
+  __shared__ float Bs[BK * BN];
+  const int tid = threadIdx.x;
+  const int thread_col = tid % (BN / TN);
+  const int thread_row = tid / (BN / TN);
+  const int m0 = blockIdx.y * BM;
+  const int n0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+  float a_frag[TM];
+  float b_frag[TN];
+  for (int k0 = 0; k0 < p.K; k0 += BK) {
+    load_a_tile<BM, BK, THREADS, L, false>(As, p, m0, k0, tid);
+    load_b_tile<BK, BN, THREADS, L>(Bs, p, k0, n0, tid);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+#pragma unroll
+      for (int i = 0; i < TM; ++i) a_frag[i] = As[(thread_row * TM + i) * BK + k];
+#pragma unroll
+      for (int j = 0; j < TN; ++j) b_frag[j] = Bs[k * BN + thread_col * TN + j];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int m = m0 + thread_row * TM + i;
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int n = n0 + thread_col * TN + j;
+      if (m < p.M && n < p.N) store_c(p, m, n, acc[i][j]);
+    }
+  }
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,119 @@
+// Seed step 6: vectorized access. As step 5, but A is stored transposed in shared memory so that
+// the inner loop reads TM values of A and TN of B with 128-bit shared loads, and global memory is
+// read and written 128 bits at a time. ALIGN (floats) is what the call guarantees for the
+// pointers and leading dimensions: 4 gives 128-bit global accesses, 2 gives 64-bit, 1 scalar.
+#pragma once
+
+#include "common.cuh"
+
+namespace gemmtune {
+
+template <int BM, int BN, int BK, int TM, int TN, Layout L, int ALIGN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN)) vectorized_sgemm(GemmParams p) {
+  constexpr int THREADS = (BM / TM) * (BN / TN);
+  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "vectorized: TM and TN must be multiples of 4");
+  static_assert(BM % TM == 0 && BN % TN == 0, "vectorized: BM and BN must be multiples of TM and TN");
+  static_assert(BK % 4 == 0 && BK > 0, "vectorized: BK must be a multiple of 4");
+  static_assert(THREADS >= 32 && THREADS <= 1024, "vectorized: (BM / TM) * (BN / TN) threads must be 32..1024");
+  static_assert((BM * BK / 4) % THREADS == 0, "vectorized: the A tile's 128-bit chunks (BM * BK / 4) must divide evenly over the threads");
+  static_assert((BK * BN / 4) % THREADS == 0, "vectorized: the B tile's 128-bit chunks (BK * BN / 4) must divide evenly over the threads");
+  static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "vectorized: static shared memory must fit in 48 KB");
+  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "vectorized: ALIGN must be 1, 2 or 4");
+  __shared__ __align__(16) float As[BK * BM];  // transposed: As[k * BM + m]
+  __shared__ __align__(16) float Bs[BK * BN];  // Bs[k * BN + n]
+  const int tid = threadIdx.x;
+  const int thread_col = tid % (BN / TN);
+  const int thread_row = tid / (BN / TN);
+  const int m0 = blockIdx.y * BM;
+  const int n0 = blockIdx.x * BN;
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float acc[TM][TN] = {};
+  float a_frag[TM];
+  float b_frag[TN];
+  for (int k0 = 0; k0 < p.K; k0 += BK) {
+#pragma unroll
+    for (int i = 0; i < BM * BK / 4 / THREADS; ++i) {
+      const int chunk = i * THREADS + tid;
+      if (!a_is_transposed(L)) {  // A row-major: a chunk is 4 k's of one row m
+        const int m = chunk / (BK / 4);
+        const int k = chunk % (BK / 4) * 4;
+        const float4 v = m0 + m < p.M
+            ? load_float4<ALIGN>(p.A + static_cast<long long>(m0 + m) * p.lda + k0 + k, p.K - k0 - k)
+            : zero;
+        As[(k + 0) * BM + m] = v.x;
+        As[(k + 1) * BM + m] = v.y;
+        As[(k + 2) * BM + m] = v.z;
+        As[(k + 3) * BM + m] = v.w;
+      } else {  // A stored K x M: a chunk is 4 m's of one row k, already in shared order
+        const int k = chunk / (BM / 4);
+        const int m = chunk % (BM / 4) * 4;
+        const float4 v = k0 + k < p.K
+            ? load_float4<ALIGN>(p.A + static_cast<long long>(k0 + k) * p.lda + m0 + m, p.M - m0 - m)
+            : zero;
+        *reinterpret_cast<float4*>(&As[k * BM + m]) = v;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < BK * BN / 4 / THREADS; ++i) {
+      const int chunk = i * THREADS + tid;
+      if (!b_is_transposed(L)) {  // B row-major: a chunk is 4 n's of one row k
+        const int k = chunk / (BN / 4);
+        const int n = chunk % (BN / 4) * 4;
+        const float4 v = k0 + k < p.K
+            ? load_float4<ALIGN>(p.B + static_cast<long long>(k0 + k) * p.ldb + n0 + n, p.N - n0 - n)
+            : zero;
+        *reinterpret_cast<float4*>(&Bs[k * BN + n]) = v;
+      } else {  // B stored N x K: a chunk is 4 k's of one row n
+        const int n = chunk / (BK / 4);
+        const int k = chunk % (BK / 4) * 4;
+        const float4 v = n0 + n < p.N
+            ? load_float4<ALIGN>(p.B + static_cast<long long>(n0 + n) * p.ldb + k0 + k, p.K - k0 - k)
+            : zero;
+        Bs[(k + 0) * BN + n] = v.x;
+        Bs[(k + 1) * BN + n] = v.y;
+        Bs[(k + 2) * BN + n] = v.z;
+        Bs[(k + 3) * BN + n] = v.w;
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+#pragma unroll
+      for (int i = 0; i < TM; i += 4) {
+        const float4 a = *reinterpret_cast<const float4*>(&As[k * BM + thread_row * TM + i]);
+        a_frag[i] = a.x;
+        a_frag[i + 1] = a.y;
+        a_frag[i + 2] = a.z;
+        a_frag[i + 3] = a.w;
+      }
+#pragma unroll
+      for (int j = 0; j < TN; j += 4) {
+        const float4 b = *reinterpret_cast<const float4*>(&Bs[k * BN + thread_col * TN + j]);
+        b_frag[j] = b.x;
+        b_frag[j + 1] = b.y;
+        b_frag[j + 2] = b.z;
+        b_frag[j + 3] = b.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int m = m0 + thread_row * TM + i;
+    if (m >= p.M) break;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      const int n = n0 + thread_col * TN + j;
+      if (n < p.N) {
+        store_c4<ALIGN>(p, m, n, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]),
+                        p.N - n);
+      }
+    }
+  }
+}
+
+}  // namespace gemmtune

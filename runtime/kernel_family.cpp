@@ -1,0 +1,71 @@
+#include "kernel_family.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "seed_families.hpp"
+
+namespace gemmtune {
+
+std::optional<std::string> KernelFamily::check(const KernelConfig& config) const {
+  const std::string who = std::string(name()) + ": ";
+  if (config.family != name()) {
+    return who + "configuration belongs to family '" + config.family + "'";
+  }
+  const std::vector<ParamSpec>& specs = params();
+  if (config.params.size() != specs.size()) {
+    return who + "expected " + std::to_string(specs.size()) + " parameters, got " +
+           std::to_string(config.params.size());
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (config.params[i].first != specs[i].name) {
+      return who + "parameter " + std::to_string(i + 1) + " must be " + specs[i].name + ", not " +
+             config.params[i].first;
+    }
+    if (config.params[i].second < 1) {
+      return who + specs[i].name + " must be positive, not " + std::to_string(config.params[i].second);
+    }
+  }
+  const std::vector<int> aligns = alignments();
+  if (std::find(aligns.begin(), aligns.end(), config.align) == aligns.end()) {
+    std::string allowed;
+    for (int align : aligns) allowed += (allowed.empty() ? "" : ", ") + std::to_string(align);
+    return who + "ALIGN must be one of " + allowed + ", not " + std::to_string(config.align);
+  }
+  return check_params(config);
+}
+
+KernelConfig KernelFamily::default_config(Layout layout, int align) const {
+  KernelConfig config;
+  config.family = std::string(name());
+  config.layout = layout;
+  config.align = align;
+  for (const ParamSpec& spec : params()) config.params.emplace_back(spec.name, spec.default_value);
+  return config;
+}
+
+std::string KernelFamily::instantiation(const KernelConfig& config) const {
+  std::string text(kernel_template());
+  text += '<';
+  for (const auto& [param, value] : config.params) text += std::to_string(value) + ", ";
+  static constexpr const char* kLayoutEnumerators[] = {"NN", "NT", "TN", "TT"};
+  text += std::string("gemmtune::Layout::") + kLayoutEnumerators[static_cast<int>(config.layout)];
+  text += ", " + std::to_string(config.align) + '>';
+  return text;
+}
+
+const std::vector<const KernelFamily*>& all_families() {
+  static const std::vector<const KernelFamily*> families = seed_families();
+  return families;
+}
+
+const KernelFamily& find_family(std::string_view name) {
+  std::string known;
+  for (const KernelFamily* family : all_families()) {
+    if (family->name() == name) return *family;
+    known += (known.empty() ? "" : ", ") + std::string(family->name());
+  }
+  throw std::invalid_argument("unknown kernel family '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,60 @@
+// What the host knows about a kernel family (one template in kernel_templates/): its tunable
+// parameters and their legal values, the legality rules that mirror the template's
+// static_asserts, and how to launch it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace gemmtune {
+
+struct ParamSpec {
+  std::string name;                // template parameter name, e.g. "BM"
+  int default_value;               // the family's default configuration
+  std::vector<int> search_values;  // the values the tuner tries
+};
+
+struct LaunchShape {
+  unsigned grid[3];
+  unsigned block[3];
+  std::size_t dynamic_smem_bytes;
+};
+
+class KernelFamily {
+ public:
+  virtual ~KernelFamily() = default;
+
+  virtual std::string_view name() const = 0;        // "reg2d"; no '_' (it is a name field)
+  virtual std::string_view summary() const = 0;     // the key change, for tables and docs
+  virtual std::string_view source_file() const = 0; // "reg2d.cuh"
+  virtual std::string_view kernel_template() const = 0;  // "gemmtune::reg2d_sgemm"
+  virtual const std::vector<ParamSpec>& params() const = 0;
+  // ALIGN values the template accepts, largest first.
+  virtual std::vector<int> alignments() const { return {1}; }
+
+  // Why this configuration cannot be instantiated, or nullopt when it can. Mirrors the
+  // template's static_asserts, so a bad configuration is refused before it is compiled.
+  std::optional<std::string> check(const KernelConfig& config) const;
+  // Grid, block and dynamic shared memory for an M x N output.
+  virtual LaunchShape launch_shape(const KernelConfig& config, int M, int N) const = 0;
+
+  KernelConfig default_config(Layout layout = Layout::NN, int align = 1) const;
+  // The template instantiation NVRTC compiles: "gemmtune::reg2d_sgemm<128, ..., gemmtune::Layout::NN, 1>".
+  std::string instantiation(const KernelConfig& config) const;
+
+ protected:
+  // The family's own rules, applied once the parameters are known to be complete.
+  virtual std::optional<std::string> check_params(const KernelConfig& config) const = 0;
+};
+
+// Every family, in the order of the seed chapter and then the tuned families.
+const std::vector<const KernelFamily*>& all_families();
+// The family of that name; throws std::invalid_argument listing the known ones.
+const KernelFamily& find_family(std::string_view name);
+
+}  // namespace gemmtune

@@ -1,0 +1,158 @@
+#include "nvrtc_compiler.hpp"
+
+#include <nvrtc.h>
+
+#include <regex>
+#include <stdexcept>
+
+#include "error.hpp"
+#include "kernel_family.hpp"
+#include "kernel_sources.hpp"
+
+namespace gemmtune {
+namespace {
+
+const std::vector<std::string> kOptions = {"-std=c++17", "--ptxas-options=-v"};
+
+// Owns one nvrtcProgram; the stages of a compile are its methods.
+class NvrtcProgram {
+ public:
+  NvrtcProgram(const std::string& source, const std::string& name, const std::string& instantiation)
+      : instantiation_(instantiation) {
+    std::vector<const char*> header_texts;
+    std::vector<const char*> header_names;
+    for (const EmbeddedFile& file : embedded_kernel_files()) {
+      header_names.push_back(file.name.data());  // embedded texts and names are NUL-terminated
+      header_texts.push_back(file.text.data());
+    }
+    check(nvrtcCreateProgram(&program_, source.c_str(), name.c_str(),
+                             static_cast<int>(header_texts.size()), header_texts.data(),
+                             header_names.data()),
+          "nvrtcCreateProgram");
+  }
+  NvrtcProgram(const NvrtcProgram&) = delete;
+  NvrtcProgram& operator=(const NvrtcProgram&) = delete;
+  ~NvrtcProgram() { nvrtcDestroyProgram(&program_); }
+
+  void add_name_expression() {
+    check(nvrtcAddNameExpression(program_, instantiation_.c_str()), "nvrtcAddNameExpression");
+  }
+
+  // Returns the log; throws NvrtcError with the log when compilation fails.
+  std::string compile(const std::vector<std::string>& options) {
+    std::vector<const char*> argv;
+    for (const std::string& option : options) argv.push_back(option.c_str());
+    const nvrtcResult result = nvrtcCompileProgram(program_, static_cast<int>(argv.size()), argv.data());
+    std::string text = log();
+    if (result != NVRTC_SUCCESS) throw NvrtcError(result, "nvrtcCompileProgram", instantiation_, text, std::source_location::current());
+    return text;
+  }
+
+  std::string lowered_name() {
+    const char* lowered = nullptr;
+    check(nvrtcGetLoweredName(program_, instantiation_.c_str(), &lowered), "nvrtcGetLoweredName");
+    return lowered;
+  }
+
+  std::vector<char> cubin() {
+    std::size_t size = 0;
+    check(nvrtcGetCUBINSize(program_, &size), "nvrtcGetCUBINSize");
+    std::vector<char> bytes(size);
+    check(nvrtcGetCUBIN(program_, bytes.data()), "nvrtcGetCUBIN");
+    return bytes;
+  }
+
+ private:
+  std::string log() {
+    std::size_t size = 0;
+    if (nvrtcGetProgramLogSize(program_, &size) != NVRTC_SUCCESS || size == 0) return {};
+    std::string text(size, '\0');
+    if (nvrtcGetProgramLog(program_, text.data()) != NVRTC_SUCCESS) return {};
+    while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
+    return text;
+  }
+
+  void check(nvrtcResult result, const char* call,
+             std::source_location where = std::source_location::current()) {
+    if (result != NVRTC_SUCCESS) throw NvrtcError(result, call, instantiation_, log(), where);
+  }
+
+  std::string instantiation_;
+  nvrtcProgram program_ = nullptr;
+};
+
+int match_int(const std::string& log, const char* pattern) {
+  std::smatch match;
+  if (std::regex_search(log, match, std::regex(pattern))) return std::stoi(match[1].str());
+  return -1;
+}
+
+}  // namespace
+
+ResourceUsage parse_ptxas_report(const std::string& log) {
+  ResourceUsage usage;
+  usage.registers = match_int(log, R"(Used (\d+) registers)");
+  usage.static_smem_bytes = match_int(log, R"((\d+) bytes smem)");
+  usage.stack_frame_bytes = match_int(log, R"((\d+) bytes stack frame)");
+  usage.spill_store_bytes = match_int(log, R"((\d+) bytes spill stores)");
+  usage.spill_load_bytes = match_int(log, R"((\d+) bytes spill loads)");
+  return usage;
+}
+
+std::string nvrtc_compile_options() {
+  std::string text;
+  for (const std::string& option : kOptions) text += (text.empty() ? "" : " ") + option;
+  return text;
+}
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> nvrtc_supported_archs() {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  std::vector<std::string> names;
+  for (int arch : archs) names.push_back("sm_" + std::to_string(arch));
+  return names;
+}
+
+void require_supported_arch(const std::string& arch) {
+  const std::vector<std::string> supported = nvrtc_supported_archs();
+  std::string list;
+  for (const std::string& name : supported) {
+    if (name == arch) return;
+    list += (list.empty() ? "" : ", ") + name;
+  }
+  throw std::invalid_argument("NVRTC " + nvrtc_version() + " cannot compile for arch '" + arch +
+                              "' (supported: " + list + ")");
+}
+
+CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch) {
+  const KernelFamily& family = find_family(config.family);
+  if (auto reason = family.check(config)) {
+    throw std::invalid_argument("refused " + kernel_name(config) + ": " + *reason);
+  }
+  require_supported_arch(arch);
+
+  CompiledKernel compiled;
+  compiled.kernel_name = kernel_name(config);
+  compiled.instantiation = family.instantiation(config);
+  compiled.arch = arch;
+  const std::string source = "#include \"" + std::string(family.source_file()) + "\"\n";
+  NvrtcProgram program(source, compiled.kernel_name + ".cu", compiled.instantiation);
+  program.add_name_expression();
+  std::vector<std::string> options = kOptions;
+  options.push_back("--gpu-architecture=" + arch);
+  compiled.log = program.compile(options);
+  compiled.lowered_name = program.lowered_name();
+  compiled.cubin = program.cubin();
+  compiled.resources = parse_ptxas_report(compiled.log);
+  return compiled;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,50 @@
+// Configuration + arch -> cubin, through NVRTC. The family's template is compiled from the
+// embedded sources and instantiated by name (nvrtcAddNameExpression / nvrtcGetLoweredName).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace gemmtune {
+
+// What ptxas reported for the kernel (parsed from the compile log; -1 where it said nothing).
+struct ResourceUsage {
+  int registers = -1;
+  int static_smem_bytes = -1;
+  int stack_frame_bytes = -1;
+  int spill_store_bytes = -1;
+  int spill_load_bytes = -1;
+  bool spills() const { return spill_store_bytes > 0 || spill_load_bytes > 0; }
+};
+
+struct CompiledKernel {
+  std::string kernel_name;    // kernel_name(config)
+  std::string instantiation;  // the template instantiation that was compiled
+  std::string lowered_name;   // the mangled symbol inside the cubin
+  std::string arch;           // "sm_90"
+  std::vector<char> cubin;
+  std::string log;            // NVRTC's log, with ptxas's resource report
+  ResourceUsage resources;
+};
+
+// Compiles one configuration for `arch` ("sm_80", "sm_90", ...). Throws std::invalid_argument for
+// a configuration the family refuses or an arch NVRTC does not know, and NvrtcError (with the
+// whole log and the instantiation) when compilation fails.
+CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch);
+
+// The options compile_kernel passes, besides the arch; part of a stored cubin's key.
+std::string nvrtc_compile_options();
+// "13.0"
+std::string nvrtc_version();
+// Archs this NVRTC can compile for, as "sm_XX".
+std::vector<std::string> nvrtc_supported_archs();
+// Throws std::invalid_argument listing the supported archs unless `arch` is one of them.
+void require_supported_arch(const std::string& arch);
+
+// Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) from a compile log.
+ResourceUsage parse_ptxas_report(const std::string& log);
+
+}  // namespace gemmtune
