@@ -6,9 +6,6 @@
 
 namespace gemmtune {
 
-__host__ __device__ constexpr bool a_is_transposed(Layout layout) { return layout == Layout::TN || layout == Layout::TT; }
-__host__ __device__ constexpr bool b_is_transposed(Layout layout) { return layout == Layout::NT || layout == Layout::TT; }
-
 // Element (m, k) of op(A) and (k, n) of op(B); no bounds check.
 template <Layout L>
 __device__ __forceinline__ float load_a(const GemmParams& p, int m, int k) {

@@ -1,5 +1,5 @@
 // The argument block every GEMM kernel takes, shared by host code and NVRTC-compiled kernels, so
-// its layout is defined once. Plain C++ only: no CUDA qualifiers, no includes.
+// its layout is defined once. Plain C++ (CUDA qualifiers only under NVRTC/nvcc), no includes.
 #pragma once
 
 namespace gemmtune {
@@ -10,6 +10,19 @@ namespace gemmtune {
 // The first letter is A's, the second B's. Column-major calls are mapped onto these by the
 // runtime (C^T = op(B)^T op(A)^T), so kernels only ever see row-major C.
 enum class Layout : int { NN = 0, NT = 1, TN = 2, TT = 3 };
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GEMMTUNE_HOST_DEVICE __host__ __device__
+#else
+#define GEMMTUNE_HOST_DEVICE
+#endif
+
+GEMMTUNE_HOST_DEVICE constexpr bool a_is_transposed(Layout layout) {
+  return layout == Layout::TN || layout == Layout::TT;
+}
+GEMMTUNE_HOST_DEVICE constexpr bool b_is_transposed(Layout layout) {
+  return layout == Layout::NT || layout == Layout::TT;
+}
 
 struct GemmParams {
   int M;

@@ -1,0 +1,48 @@
+#include "compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gemmtune {
+
+double fp32_gemm_tolerance(int K) {
+  // float32 unit round-off is 2^-24; a K-term dot product accumulates about K of them in the
+  // worst case. Twice that, with a floor for the epilogue's own rounding at tiny K.
+  return std::max(1e-5, 2.0 * K * std::ldexp(1.0, -24));
+}
+
+Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
+                           int N, long long ldc, double tolerance) {
+  Comparison result;
+  double diff_squares = 0, ref_squares = 0;
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) {
+      const std::size_t index = static_cast<std::size_t>(m) * static_cast<std::size_t>(ldc) + n;
+      const double expected = ref[index];
+      const double actual = got[index];
+      if (!std::isfinite(actual) && std::isfinite(expected)) {
+        ++result.non_finite;
+        continue;
+      }
+      const double diff = actual - expected;
+      diff_squares += diff * diff;
+      ref_squares += expected * expected;
+      result.max_abs_error = std::max(result.max_abs_error, std::abs(diff));
+    }
+  }
+  result.relative_error = ref_squares > 0 ? std::sqrt(diff_squares / ref_squares) : std::sqrt(diff_squares);
+  char text[160];
+  if (result.non_finite > 0) {
+    std::snprintf(text, sizeof text, "%lld outputs NaN/Inf (unwritten or read from poisoned C)",
+                  result.non_finite);
+  } else {
+    std::snprintf(text, sizeof text, "rel %.1e (tol %.1e), max abs %.1e", result.relative_error,
+                  tolerance, result.max_abs_error);
+  }
+  result.summary = text;
+  result.passed = result.non_finite == 0 && result.relative_error <= tolerance;
+  return result;
+}
+
+}  // namespace gemmtune

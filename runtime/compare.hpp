@@ -1,0 +1,27 @@
+// Comparison of a GEMM result with a reference (cuBLAS on the GPU, FP64 on the CPU). Pure host
+// code, so it is tested without a GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gemmtune {
+
+struct Comparison {
+  double relative_error = 0;   // ||C - ref||_F / ||ref||_F over the M x N outputs
+  double max_abs_error = 0;
+  long long non_finite = 0;    // outputs that are NaN or Inf where the reference is finite
+  bool passed = false;
+  std::string summary;         // "rel 3.1e-07, max abs 2.0e-05" or what failed
+};
+
+// The tolerance on relative_error for an FP32 GEMM with inner dimension K (the accumulation's
+// rounding error grows with K); results from a wrong kernel are orders of magnitude above it.
+double fp32_gemm_tolerance(int K);
+
+// Compares the M x N outputs of `got` and `ref`, both row-major with leading dimension ldc.
+// Elements outside the M x N window (padding) are not compared.
+Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
+                           int N, long long ldc, double tolerance);
+
+}  // namespace gemmtune

@@ -1,0 +1,24 @@
+#include "cublas_gemm.hpp"
+
+#include "error.hpp"
+#include "gemm_call.hpp"
+
+namespace gemmtune {
+
+void cublas_sgemm(cublasHandle_t handle, Layout layout, const GemmParams& p, cudaStream_t stream) {
+  if (auto reason = validate_call(p, layout)) throw Error("cuBLAS reference: " + *reason);
+  const std::string context = "cuBLAS " + describe_call(p, layout);
+  GT_CUBLAS(cublasSetStream(handle, stream), context);
+  // cuBLAS is column-major: a row-major C (M x N) is a column-major C^T (N x M), and
+  // C^T = op(B)^T op(A)^T. A row-major operand stored as given reads, column-major, as its own
+  // transpose, so an 'n' operand needs no cuBLAS transpose and a 't' operand needs one.
+  const cublasOperation_t op_b = b_is_transposed(layout) ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_a = a_is_transposed(layout) ? CUBLAS_OP_T : CUBLAS_OP_N;
+  GT_CUBLAS(cublasGemmEx(handle, op_b, op_a, p.N, p.M, p.K, &p.alpha, p.B, CUDA_R_32F,
+                         static_cast<int>(p.ldb), p.A, CUDA_R_32F, static_cast<int>(p.lda), &p.beta,
+                         p.C, CUDA_R_32F, static_cast<int>(p.ldc), CUBLAS_COMPUTE_32F_PEDANTIC,
+                         CUBLAS_GEMM_DEFAULT),
+            context);
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,108 @@
+// Every family compiles with NVRTC for sm_80, sm_89 and sm_90 over a representative set of
+// configurations (no GPU needed), and illegal configurations are refused with a message.
+#include <catch2/catch.hpp>
+
+#include "kernel_family.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace gemmtune {
+namespace {
+
+// The default configuration in every layout and alignment, plus two other legal ones.
+std::vector<KernelConfig> representative_configs(const KernelFamily& family) {
+  std::vector<KernelConfig> configs;
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    for (int align : family.alignments()) configs.push_back(family.default_config(layout, align));
+  }
+  KernelConfig smallest = family.default_config(Layout::NN, family.alignments().back());
+  KernelConfig largest = smallest;
+  for (std::size_t i = 0; i < smallest.params.size(); ++i) {
+    smallest.params[i].second = family.params()[i].search_values.front();
+    largest.params[i].second = family.params()[i].search_values.back();
+  }
+  // The extremes are not always legal together: shrink or grow one parameter at a time until
+  // the family accepts, so that the test covers non-default values that are legal.
+  for (KernelConfig* config : {&smallest, &largest}) {
+    for (std::size_t i = 0; i < config->params.size() && family.check(*config); ++i) {
+      config->params[i].second = family.params()[i].default_value;
+    }
+    if (!family.check(*config)) configs.push_back(*config);
+  }
+  return configs;
+}
+
+void compile_family(std::string_view family_name) {
+  const KernelFamily& family = find_family(family_name);
+  for (const std::string arch : {"sm_80", "sm_89", "sm_90"}) {
+    for (const KernelConfig& config : representative_configs(family)) {
+      INFO(kernel_name(config) << " for " << arch);
+      const CompiledKernel compiled = compile_kernel(config, arch);
+      CHECK(compiled.cubin.size() > 1000);
+      CHECK(compiled.lowered_name.find(std::string(family_name)) != std::string::npos);
+      CHECK(compiled.resources.registers > 0);
+      // Large tiles may spill (the tuner records them so); the defaults must not.
+      const bool is_default = config == family.default_config(config.layout, config.align);
+      if (is_default) CHECK_FALSE(compiled.resources.spills());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("naive compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("naive"); }
+TEST_CASE("coalesced compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("coalesced"); }
+TEST_CASE("smem compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("smem"); }
+TEST_CASE("reg1d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("reg1d"); }
+TEST_CASE("reg2d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("reg2d"); }
+TEST_CASE("vectorized compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("vectorized"); }
+
+TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {
+  using Catch::Contains;
+  KernelConfig config = find_family("reg2d").default_config();
+  config.set("TM", 3);
+  CHECK(find_family("reg2d").check(config).value_or("") == "reg2d: BM and BN must be multiples of TM and TN");
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("BM and BN must be multiples of TM and TN"));
+
+  config = find_family("vectorized").default_config(Layout::NN, 4);
+  config.set("TN", 2);
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("TM and TN must be multiples of 4"));
+  config = find_family("vectorized").default_config(Layout::NN, 3);
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("ALIGN must be one of 4, 2, 1"));
+
+  config = find_family("naive").default_config();
+  config.set("TILE", 64);
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("TILE * TILE threads"));
+
+  config = find_family("reg1d").default_config();
+  config.set("BK", 128);
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("48 KB"));
+}
+
+TEST_CASE("an arch NVRTC does not know is refused with the list it knows", "[nvrtc]") {
+  const KernelConfig config = find_family("naive").default_config();
+  CHECK_THROWS_WITH(compile_kernel(config, "sm_12"), Catch::Contains("cannot compile for arch 'sm_12'") &&
+                                                         Catch::Contains("sm_90"));
+}
+
+TEST_CASE("a compiled kernel carries its instantiation and ptxas's report", "[nvrtc]") {
+  const KernelConfig config = find_family("reg2d").default_config();
+  const CompiledKernel compiled = compile_kernel(config, "sm_90");
+  CHECK(compiled.instantiation == "gemmtune::reg2d_sgemm<128, 128, 8, 8, 8, gemmtune::Layout::NN, 1>");
+  CHECK(compiled.log.find("registers") != std::string::npos);
+}
+
+TEST_CASE("ptxas reports are parsed", "[nvrtc]") {
+  const ResourceUsage usage = parse_ptxas_report(
+      "ptxas info    : Function properties for f\n"
+      "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 8192 bytes smem, 400 bytes cmem[0]\n");
+  CHECK(usage.registers == 255);
+  CHECK(usage.static_smem_bytes == 8192);
+  CHECK(usage.stack_frame_bytes == 16);
+  CHECK(usage.spill_store_bytes == 8);
+  CHECK(usage.spill_load_bytes == 12);
+  CHECK(usage.spills());
+  CHECK(parse_ptxas_report("").registers == -1);
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,121 @@
+// Every kernel family against an FP64 CPU reference on the GPU: odd sizes, all layouts,
+// alpha != 1, beta != 0 and beta == 0 (with C poisoned by NaN), leading dimensions above the
+// minimum with poisoned padding, and misaligned pointers.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "cuda_handles.hpp"
+#include "gemm_call.hpp"
+#include "kernel_family.hpp"
+#include "loaded_kernel.hpp"
+#include "nvrtc_compiler.hpp"
+#include "support/gpu_or_skip.hpp"
+#include "support/host_gemm.hpp"
+
+namespace gemmtune {
+namespace {
+
+using testing::HostProblem;
+
+constexpr float kPad = -7777.0f;  // fills padding; must survive every run
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+struct Shape {
+  int M, N, K;
+};
+const Shape kShapes[] = {{1, 1, 1}, {7, 13, 5}, {33, 65, 17}, {129, 257, 65}, {1000, 999, 777}};
+
+// Runs `kernel` on `p` stored in the kernel's layout with leading dimensions = minimum + extra
+// and every pointer `offset` floats past an aligned allocation; returns the check's failures.
+std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, float alpha, float beta,
+                          int extra_ld, int offset) {
+  const Layout layout = kernel.config().layout;
+  const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
+  const long long lda = (a_t ? p.M : p.K) + extra_ld;
+  const long long ldb = (b_t ? p.K : p.N) + extra_ld;
+  const long long ldc = p.N + extra_ld;
+  const std::vector<float> a = testing::store_operand(p.a, p.M, p.K, a_t, lda, offset, kNaN);
+  const std::vector<float> b = testing::store_operand(p.b, p.K, p.N, b_t, ldb, offset, kNaN);
+  // beta == 0 must not read C: poison it with NaN. Padding columns get kPad, checked after.
+  std::vector<float> c = testing::store_operand(beta == 0.0f ? std::vector<float>(p.c0.size(), kNaN) : p.c0,
+                                                p.M, p.N, false, ldc, offset, kPad);
+  DeviceBuffer<float> a_dev(a.size()), b_dev(b.size()), c_dev(c.size());
+  a_dev.upload(a);
+  b_dev.upload(b);
+  c_dev.upload(c);
+  const GemmParams params{p.M, p.N, p.K, alpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
+                          c_dev.data() + offset, ldc, nullptr, 0};
+  kernel.launch(params, nullptr);
+  GT_CUDA(cudaDeviceSynchronize(), kernel.name());
+  return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad);
+}
+
+}  // namespace
+
+TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and alignments", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  std::map<std::string, LoadedKernel> kernels;  // compiled once, reused over shapes
+  auto kernel_for = [&](const KernelConfig& config) -> const LoadedKernel& {
+    const std::string name = kernel_name(config);
+    auto found = kernels.find(name);
+    if (found == kernels.end()) {
+      const CompiledKernel compiled = compile_kernel(config, device->arch());
+      found = kernels.emplace(name, LoadedKernel(config, compiled.cubin, compiled.lowered_name)).first;
+    }
+    return found->second;
+  };
+  unsigned seed = 1;
+  for (const Shape& shape : kShapes) {
+    const HostProblem problem = testing::make_host_problem(shape.M, shape.N, shape.K, seed++);
+    for (const KernelFamily* family : all_families()) {
+      for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+        for (int align : family->alignments()) {
+          const LoadedKernel& kernel = kernel_for(family->default_config(layout, align));
+          // Leading dimensions that keep the alignment, and (align 1) ones that break it.
+          const int extra_ld = align == 1 ? 3 : 4;
+          const int offset = align == 1 ? 1 : 0;
+          for (float beta : {-1.3f, 0.0f}) {
+            INFO(kernel.name() << " on " << shape.M << "x" << shape.N << "x" << shape.K << ", beta " << beta
+                               << ", extra ld " << extra_ld << ", offset " << offset);
+            CHECK(run_and_check(kernel, problem, 0.7f, beta, extra_ld, offset) == "");
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a vectorized configuration refuses a call whose pointers are not aligned", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const KernelConfig config = find_family("vectorized").default_config(Layout::NN, 4);
+  const CompiledKernel compiled = compile_kernel(config, device->arch());
+  const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+  DeviceBuffer<float> buffer(64 * 64 * 3 + 1);
+  const GemmParams misaligned{64, 64, 64, 1.0f, 0.0f, buffer.data() + 1, 64, buffer.data() + 4097, 64,
+                              buffer.data() + 8193, 64, nullptr, 0};
+  REQUIRE(call_alignment(misaligned) == 1);
+  REQUIRE_THROWS_WITH(kernel.launch(misaligned, nullptr), Catch::Contains("aligned to 4 floats"));
+}
+
+TEST_CASE("an invalid call is refused before launch", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const KernelConfig config = find_family("reg2d").default_config();
+  const CompiledKernel compiled = compile_kernel(config, device->arch());
+  const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+  DeviceBuffer<float> buffer(3 * 64 * 64);
+  GemmParams params{64, 64, 64, 1.0f, 0.0f, buffer.data(), 64, buffer.data() + 4096, 64, buffer.data() + 8192, 64,
+                    nullptr, 0};
+  params.ldb = 63;
+  REQUIRE_THROWS_WITH(kernel.launch(params, nullptr), Catch::Contains("ldb 63 is below 64"));
+  params.ldb = 64;
+  params.K = 0;
+  REQUIRE_THROWS_WITH(kernel.launch(params, nullptr), Catch::Contains("at least 1"));
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,276 @@
+// gemmbench: cuBLAS and every kernel family with its default configuration on the same random
+// inputs; each result checked against cuBLAS; the seed chapter's table (version, key change,
+// ms, TFLOPS, % of cuBLAS).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "build_info.hpp"
+#include "compare.hpp"
+#include "cublas_gemm.hpp"
+#include "cuda_handles.hpp"
+#include "device.hpp"
+#include "gemm_call.hpp"
+#include "kernel_family.hpp"
+#include "loaded_kernel.hpp"
+#include "nvrtc_compiler.hpp"
+#include "problem.hpp"
+#include "shapes_file.hpp"
+#include "text_table.hpp"
+#include "timing.hpp"
+
+namespace gemmtune {
+namespace {
+
+struct Options {
+  std::vector<std::string> shapes;
+  std::string shapes_file;
+  std::string layout = "nn";
+  std::vector<std::string> families;
+  float alpha = 1.0f;
+  float beta = 1.0f;
+  std::string csv_path;
+  double target_ms = 250.0;
+};
+
+// One set of device inputs and output; several are rotated so that timed runs do not find
+// their operands in L2 from the previous run.
+struct OperandSet {
+  DeviceBuffer<float> a, b, c;
+};
+
+struct Problem {
+  Layout layout;
+  int M, N, K;
+};
+
+// The widest ALIGN the family offers that the call allows.
+int pick_alignment(const KernelFamily& family, int call_align) {
+  for (int align : family.alignments()) {
+    if (align <= call_align) return align;
+  }
+  return family.alignments().back();
+}
+
+double tflops(const Problem& problem, double ms) {
+  return 2.0 * problem.M * problem.N * problem.K / (ms * 1e-3) / 1e12;
+}
+
+class Bench {
+ public:
+  Bench(const DeviceInfo& device, const Options& options) : device_(device), options_(options) {}
+
+  // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
+  // its check against cuBLAS.
+  bool run(const Problem& problem, TextTable& table, TextTable& csv) {
+    const bool a_t = a_is_transposed(problem.layout), b_t = b_is_transposed(problem.layout);
+    const long long lda = a_t ? problem.M : problem.K;
+    const long long ldb = b_t ? problem.K : problem.N;
+    const long long ldc = problem.N;
+    const std::size_t a_count = static_cast<std::size_t>(problem.M) * problem.K;
+    const std::size_t b_count = static_cast<std::size_t>(problem.K) * problem.N;
+    const std::size_t c_count = static_cast<std::size_t>(problem.M) * problem.N;
+    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
+    // Enough sets that one rotation spans twice the L2, within a quarter of device memory.
+    const std::size_t wanted = (2 * device_.l2_bytes + set_bytes - 1) / set_bytes + 1;
+    const std::size_t affordable = std::max<std::size_t>(1, device_.global_memory_bytes / 4 / set_bytes);
+    const int set_count = static_cast<int>(std::clamp<std::size_t>(wanted, 1, std::min<std::size_t>(affordable, 64)));
+
+    std::mt19937 rng(20261129u);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    auto random_vector = [&](std::size_t count) {
+      std::vector<float> values(count);
+      for (float& v : values) v = uniform(rng);
+      return values;
+    };
+    const std::vector<float> host_a = random_vector(a_count), host_b = random_vector(b_count),
+                             host_c = random_vector(c_count);
+    std::vector<OperandSet> sets;
+    for (int i = 0; i < set_count; ++i) {
+      OperandSet set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
+      set.a.upload(host_a);
+      set.b.upload(host_b);
+      set.c.upload(host_c);
+      sets.push_back(std::move(set));
+    }
+    DeviceBuffer<float> c_initial(c_count), c_check(c_count);
+    c_initial.upload(host_c);
+    auto params_for = [&](const OperandSet& set, float* c) {
+      return GemmParams{problem.M, problem.N, problem.K, options_.alpha, options_.beta,
+                        set.a.data(), lda, set.b.data(), ldb, c, ldc, nullptr, 0};
+    };
+
+    Stream stream;
+    CublasHandle cublas;
+    // The reference: cuBLAS on set 0 from the initial C.
+    c_check.copy_from(c_initial, stream.get());
+    cublas_sgemm(cublas.get(), problem.layout, params_for(sets[0], c_check.data()), stream.get());
+    const std::vector<float> reference = c_check.download(stream.get());
+
+    TimingOptions timing;
+    timing.target_ms = options_.target_ms;
+    const TimingStats cublas_time = time_launches(
+        [&](int i) { cublas_sgemm(cublas.get(), problem.layout, params_for(sets[i], sets[i].c.data()), stream.get()); },
+        set_count, stream.get(), timing);
+    const std::string shape = std::string(layout_name(problem.layout)) + " " + std::to_string(problem.M) + "x" +
+                              std::to_string(problem.N) + "x" + std::to_string(problem.K);
+    add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
+            cublas_time, cublas_time.median_ms, "reference");
+
+    bool all_passed = true;
+    const int call_align = call_alignment(params_for(sets[0], c_check.data()));
+    int version = 0;
+    for (const KernelFamily* family : all_families()) {
+      const std::string tag = "v" + std::to_string(version++);
+      if (!selected(*family)) continue;
+      const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
+      const std::string name = kernel_name(config);
+      try {
+        const CompiledKernel compiled = compile_kernel(config, device_.arch());
+        const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+        c_check.copy_from(c_initial, stream.get());
+        kernel.launch(params_for(sets[0], c_check.data()), stream.get());
+        const Comparison check = compare_outputs(c_check.download(stream.get()), reference, problem.M,
+                                                 problem.N, ldc, fp32_gemm_tolerance(problem.K));
+        if (!check.passed) {
+          all_passed = false;
+          add_failure(table, csv, shape, tag, *family, name, "WRONG: " + check.summary);
+          continue;
+        }
+        const TimingStats time = time_launches(
+            [&](int i) { kernel.launch(params_for(sets[i], sets[i].c.data()), stream.get()); }, set_count,
+            stream.get(), timing);
+        add_row(table, csv, shape, tag, family->name(), family->summary(), name, problem, time,
+                cublas_time.median_ms, check.summary);
+      } catch (const std::exception& error) {
+        all_passed = false;
+        std::cerr << "gemmbench: " << name << " on " << shape << ": " << error.what() << '\n';
+        add_failure(table, csv, shape, tag, *family, name, std::string("FAILED: ") + first_line(error.what()));
+        if (dynamic_cast<const CudaError*>(&error) != nullptr) throw;  // the context may be unusable
+      }
+    }
+    return all_passed;
+  }
+
+ private:
+  bool selected(const KernelFamily& family) const {
+    return options_.families.empty() ||
+           std::find(options_.families.begin(), options_.families.end(), family.name()) != options_.families.end();
+  }
+
+  static std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+  void add_row(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
+               std::string_view family, std::string_view summary, const std::string& kernel,
+               const Problem& problem, const TimingStats& time, double cublas_ms, const std::string& check) {
+    const double percent = 100.0 * cublas_ms / time.median_ms;
+    table.add_row({shape, version, std::string(summary), format_fixed(time.median_ms, 3),
+                   format_fixed(tflops(problem, time.median_ms), 2), format_fixed(percent, 1), check});
+    csv.add_row({shape, version, std::string(family), kernel, format_fixed(time.median_ms, 5),
+                 format_fixed(time.p10_ms, 5), format_fixed(time.p90_ms, 5), std::to_string(time.repetitions),
+                 format_fixed(tflops(problem, time.median_ms), 3), format_fixed(percent, 2), check});
+  }
+
+  void add_failure(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
+                   const KernelFamily& family, const std::string& kernel, const std::string& why) {
+    table.add_row({shape, version, std::string(family.summary()), "-", "-", "-", why});
+    csv.add_row({shape, version, std::string(family.name()), kernel, "", "", "", "", "", "", why});
+  }
+
+  const DeviceInfo& device_;
+  const Options& options_;
+};
+
+std::vector<Problem> collect_problems(const Options& options) {
+  std::vector<Problem> problems;
+  const Layout default_layout = parse_layout(options.layout);
+  for (const std::string& text : options.shapes) {
+    const tuner::Problem parsed = tuner::parse_problem(text, default_layout);
+    problems.push_back({parsed.layout, parsed.M, parsed.N, parsed.K});
+  }
+  if (!options.shapes_file.empty()) {
+    for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file)) {
+      problems.push_back({spec.layout, spec.M, spec.N, spec.K});
+    }
+  }
+  return problems;
+}
+
+int run(const Options& options) {
+  const std::vector<Problem> problems = collect_problems(options);
+  if (problems.empty()) {
+    std::cerr << "gemmbench: no problem given: use --shape MxNxK or --shapes FILE\n";
+    return 2;
+  }
+  for (const std::string& family : options.families) find_family(family);  // unknown: throws
+
+  std::string why_none;
+  const std::optional<DeviceInfo> device = first_device(&why_none);
+  if (!device) {
+    std::cerr << "gemmbench: no usable CUDA device: " << why_none << '\n';
+    return 2;
+  }
+  GT_CUDA(cudaSetDevice(device->index));
+  std::cout << "# gemmbench\n\n"
+            << "- date: " << utc_date_time() << "\n- GPU: " << device->name << " (" << device->arch() << ", "
+            << device->sm_count << " SMs), driver " << cuda_version_string(device->driver_version)
+            << ", CUDA runtime " << cuda_version_string(device->runtime_version) << ", NVRTC " << nvrtc_version()
+            << "\n- commit: " << build_commit() << "\n- alpha " << options.alpha << ", beta " << options.beta
+            << "; median of timed runs (CUDA events) after warm-up, inputs rotated over more than 2x L2\n\n";
+
+  TextTable table({"problem", "version", "key change", "ms", "TFLOPS", "% of cuBLAS", "check against cuBLAS"});
+  TextTable csv({"problem", "version", "family", "kernel", "median_ms", "p10_ms", "p90_ms", "repetitions",
+                 "tflops", "percent_of_cublas", "check"});
+  bool all_passed = true;
+  Bench bench(*device, options);
+  for (const Problem& problem : problems) all_passed = bench.run(problem, table, csv) && all_passed;
+  table.print_markdown(std::cout);
+  if (!options.csv_path.empty()) {
+    std::ofstream out(options.csv_path);
+    csv.print_csv(out);
+    if (!out) {
+      std::cerr << "gemmbench: could not write " << options.csv_path << '\n';
+      return 2;
+    }
+  }
+  if (!all_passed) std::cerr << "gemmbench: some kernels failed their check against cuBLAS (see the table)\n";
+  return all_passed ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace gemmtune
+
+int main(int argc, char** argv) {
+  gemmtune::Options options;
+  CLI::App app{
+      "gemmbench: times cuBLAS (pedantic FP32) and every kernel family with its default configuration\n"
+      "on the same random inputs, checks each result against cuBLAS, and prints a table.\n"
+      "Exit code: 0 all checks passed, 1 a kernel failed its check, 2 bad arguments or no GPU."};
+  app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
+  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments")
+      ->check(CLI::ExistingFile);
+  app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
+      ->capture_default_str();
+  app.add_option("--families", options.families, "Only these kernel families (default: all)")->delimiter(',');
+  app.add_option("--alpha", options.alpha, "alpha")->capture_default_str();
+  app.add_option("--beta", options.beta, "beta")->capture_default_str();
+  app.add_option("--csv", options.csv_path, "Also write every row, with spread and repetitions, as CSV to this file");
+  app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return gemmtune::run(options);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "gemmbench: " << error.what() << '\n';
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "gemmbench: " << error.what() << '\n';
+    return 3;
+  }
+}
