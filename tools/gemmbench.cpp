@@ -44,10 +44,7 @@ struct OperandSet {
   DeviceBuffer<float> a, b, c;
 };
 
-struct Problem {
-  Layout layout;
-  int M, N, K;
-};
+using tuner::Problem;
 
 // The widest ALIGN the family offers that the call allows.
 int pick_alignment(const KernelFamily& family, int call_align) {
@@ -57,9 +54,7 @@ int pick_alignment(const KernelFamily& family, int call_align) {
   return family.alignments().back();
 }
 
-double tflops(const Problem& problem, double ms) {
-  return 2.0 * problem.M * problem.N * problem.K / (ms * 1e-3) / 1e12;
-}
+double tflops(const Problem& problem, double ms) { return problem.flops() / (ms * 1e-3) / 1e12; }
 
 class Bench {
  public:
@@ -117,8 +112,7 @@ class Bench {
     const TimingStats cublas_time = time_launches(
         [&](int i) { cublas_sgemm(cublas.get(), problem.layout, params_for(sets[i], sets[i].c.data()), stream.get()); },
         set_count, stream.get(), timing);
-    const std::string shape = std::string(layout_name(problem.layout)) + " " + std::to_string(problem.M) + "x" +
-                              std::to_string(problem.N) + "x" + std::to_string(problem.K);
+    const std::string shape = tuner::to_string(problem);
     add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, "reference");
 
@@ -188,14 +182,13 @@ class Bench {
 
 std::vector<Problem> collect_problems(const Options& options) {
   std::vector<Problem> problems;
-  const Layout default_layout = parse_layout(options.layout);
+  const std::string default_layout(layout_name(parse_layout(options.layout)));
   for (const std::string& text : options.shapes) {
-    const tuner::Problem parsed = tuner::parse_problem(text, default_layout);
-    problems.push_back({parsed.layout, parsed.M, parsed.N, parsed.K});
+    problems.push_back(tuner::parse_problem(text.find(':') == std::string::npos ? default_layout + ":" + text : text));
   }
   if (!options.shapes_file.empty()) {
-    for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file)) {
-      problems.push_back({spec.layout, spec.M, spec.N, spec.K});
+    for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
+      problems.push_back(spec);
     }
   }
   return problems;
@@ -266,6 +259,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     return gemmtune::run(options);
+  } catch (const gemmtune::tuner::ShapesFileError& error) {
+    std::cerr << "gemmbench: " << error.what() << '\n';
+    return 2;
   } catch (const std::invalid_argument& error) {
     std::cerr << "gemmbench: " << error.what() << '\n';
     return 2;
