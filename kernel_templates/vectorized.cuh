@@ -8,6 +8,59 @@
 
 namespace gemmtune {
 
+// Copies the BK x BM tile of A (transposed: As[k * BM + m]) and the BK x BN tile of B
+// (Bs[k * BN + n]) at (m0, n0, k0) to shared memory with 128-bit global loads where ALIGN allows.
+// CHECKED: the tile may cross the matrix edge; out-of-range elements read as zero.
+template <int BM, int BN, int BK, int THREADS, Layout L, int ALIGN, bool CHECKED>
+__device__ __forceinline__ void vectorized_load_tiles(float* As, float* Bs, const GemmParams& p, int m0, int n0,
+                                                      int k0, int tid) {
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+  for (int i = 0; i < BM * BK / 4 / THREADS; ++i) {
+    const int chunk = i * THREADS + tid;
+    if (!a_is_transposed(L)) {  // A row-major: a chunk is 4 k's of one row m
+      const int m = chunk / (BK / 4);
+      const int k = chunk % (BK / 4) * 4;
+      const float4 v = !CHECKED || m0 + m < p.M
+          ? load_float4<ALIGN>(p.A + static_cast<long long>(m0 + m) * p.lda + k0 + k, CHECKED ? p.K - k0 - k : 4)
+          : zero;
+      As[(k + 0) * BM + m] = v.x;
+      As[(k + 1) * BM + m] = v.y;
+      As[(k + 2) * BM + m] = v.z;
+      As[(k + 3) * BM + m] = v.w;
+    } else {  // A stored K x M: a chunk is 4 m's of one row k, already in shared order
+      const int k = chunk / (BM / 4);
+      const int m = chunk % (BM / 4) * 4;
+      const float4 v = !CHECKED || k0 + k < p.K
+          ? load_float4<ALIGN>(p.A + static_cast<long long>(k0 + k) * p.lda + m0 + m, CHECKED ? p.M - m0 - m : 4)
+          : zero;
+      *reinterpret_cast<float4*>(&As[k * BM + m]) = v;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < BK * BN / 4 / THREADS; ++i) {
+    const int chunk = i * THREADS + tid;
+    if (!b_is_transposed(L)) {  // B row-major: a chunk is 4 n's of one row k
+      const int k = chunk / (BN / 4);
+      const int n = chunk % (BN / 4) * 4;
+      const float4 v = !CHECKED || k0 + k < p.K
+          ? load_float4<ALIGN>(p.B + static_cast<long long>(k0 + k) * p.ldb + n0 + n, CHECKED ? p.N - n0 - n : 4)
+          : zero;
+      *reinterpret_cast<float4*>(&Bs[k * BN + n]) = v;
+    } else {  // B stored N x K: a chunk is 4 k's of one row n
+      const int n = chunk / (BK / 4);
+      const int k = chunk % (BK / 4) * 4;
+      const float4 v = !CHECKED || n0 + n < p.N
+          ? load_float4<ALIGN>(p.B + static_cast<long long>(n0 + n) * p.ldb + k0 + k, CHECKED ? p.K - k0 - k : 4)
+          : zero;
+      Bs[(k + 0) * BN + n] = v.x;
+      Bs[(k + 1) * BN + n] = v.y;
+      Bs[(k + 2) * BN + n] = v.z;
+      Bs[(k + 3) * BN + n] = v.w;
+    }
+  }
+}
+
 template <int BM, int BN, int BK, int TM, int TN, Layout L, int ALIGN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN)) vectorized_sgemm(GemmParams p) {
   constexpr int THREADS = (BM / TM) * (BN / TN);
@@ -26,54 +79,15 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) vectorized_sgemm(GemmPa
   const int thread_row = tid / (BN / TN);
   const int m0 = blockIdx.y * BM;
   const int n0 = blockIdx.x * BN;
-  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   float acc[TM][TN] = {};
   float a_frag[TM];
   float b_frag[TN];
   for (int k0 = 0; k0 < p.K; k0 += BK) {
-#pragma unroll
-    for (int i = 0; i < BM * BK / 4 / THREADS; ++i) {
-      const int chunk = i * THREADS + tid;
-      if (!a_is_transposed(L)) {  // A row-major: a chunk is 4 k's of one row m
-        const int m = chunk / (BK / 4);
-        const int k = chunk % (BK / 4) * 4;
-        const float4 v = m0 + m < p.M
-            ? load_float4<ALIGN>(p.A + static_cast<long long>(m0 + m) * p.lda + k0 + k, p.K - k0 - k)
-            : zero;
-        As[(k + 0) * BM + m] = v.x;
-        As[(k + 1) * BM + m] = v.y;
-        As[(k + 2) * BM + m] = v.z;
-        As[(k + 3) * BM + m] = v.w;
-      } else {  // A stored K x M: a chunk is 4 m's of one row k, already in shared order
-        const int k = chunk / (BM / 4);
-        const int m = chunk % (BM / 4) * 4;
-        const float4 v = k0 + k < p.K
-            ? load_float4<ALIGN>(p.A + static_cast<long long>(k0 + k) * p.lda + m0 + m, p.M - m0 - m)
-            : zero;
-        *reinterpret_cast<float4*>(&As[k * BM + m]) = v;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < BK * BN / 4 / THREADS; ++i) {
-      const int chunk = i * THREADS + tid;
-      if (!b_is_transposed(L)) {  // B row-major: a chunk is 4 n's of one row k
-        const int k = chunk / (BN / 4);
-        const int n = chunk % (BN / 4) * 4;
-        const float4 v = k0 + k < p.K
-            ? load_float4<ALIGN>(p.B + static_cast<long long>(k0 + k) * p.ldb + n0 + n, p.N - n0 - n)
-            : zero;
-        *reinterpret_cast<float4*>(&Bs[k * BN + n]) = v;
-      } else {  // B stored N x K: a chunk is 4 k's of one row n
-        const int n = chunk / (BK / 4);
-        const int k = chunk % (BK / 4) * 4;
-        const float4 v = n0 + n < p.N
-            ? load_float4<ALIGN>(p.B + static_cast<long long>(n0 + n) * p.ldb + k0 + k, p.K - k0 - k)
-            : zero;
-        Bs[(k + 0) * BN + n] = v.x;
-        Bs[(k + 1) * BN + n] = v.y;
-        Bs[(k + 2) * BN + n] = v.z;
-        Bs[(k + 3) * BN + n] = v.w;
-      }
+    // Tiles wholly inside the matrices (all but the edges) skip the bounds checks.
+    if (m0 + BM <= p.M && n0 + BN <= p.N && k0 + BK <= p.K) {
+      vectorized_load_tiles<BM, BN, BK, THREADS, L, ALIGN, false>(As, Bs, p, m0, n0, k0, tid);
+    } else {
+      vectorized_load_tiles<BM, BN, BK, THREADS, L, ALIGN, true>(As, Bs, p, m0, n0, k0, tid);
     }
     __syncthreads();
 #pragma unroll

@@ -34,6 +34,9 @@ class KernelFamily {
   virtual std::string_view source_file() const = 0; // "reg2d.cuh"
   virtual std::string_view kernel_template() const = 0;  // "gemmtune::reg2d_sgemm"
   virtual const std::vector<ParamSpec>& params() const = 0;
+  // Whether `tune` searches this family unless told otherwise (the seed chapter's first steps
+  // are baselines that never win).
+  virtual bool tuned_by_default() const { return true; }
   // ALIGN values the template accepts, largest first.
   virtual std::vector<int> alignments() const { return {1}; }
 

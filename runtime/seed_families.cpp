@@ -27,6 +27,7 @@ class ThreadPerOutputFamily final : public KernelFamily {
   std::string_view source_file() const override { return source_; }
   std::string_view kernel_template() const override { return template_; }
   const std::vector<ParamSpec>& params() const override { return params_; }
+  bool tuned_by_default() const override { return false; }
 
   LaunchShape launch_shape(const KernelConfig& config, int M, int N) const override {
     const int tile = config.get("TILE");

@@ -35,8 +35,9 @@ void compile_family(std::string_view family_name) {
   const KernelFamily& family = find_family(family_name);
   for (const std::string arch : {"sm_80", "sm_89", "sm_90"}) {
     for (const KernelConfig& config : representative_configs(family)) {
-      INFO(kernel_name(config) << " for " << arch);
+      INFO(kernel_name(config) << " for " << arch << " with NVRTC " << nvrtc_version());
       const CompiledKernel compiled = compile_kernel(config, arch);
+      INFO("compile log:\n" << compiled.log);
       CHECK(compiled.cubin.size() > 1000);
       CHECK(compiled.lowered_name.find(std::string(family_name)) != std::string::npos);
       CHECK(compiled.resources.registers > 0);

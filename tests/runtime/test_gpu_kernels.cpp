@@ -28,15 +28,20 @@ struct Shape {
 };
 const Shape kShapes[] = {{1, 1, 1}, {7, 13, 5}, {33, 65, 17}, {129, 257, 65}, {1000, 999, 777}};
 
-// Runs `kernel` on `p` stored in the kernel's layout with leading dimensions = minimum + extra
-// and every pointer `offset` floats past an aligned allocation; returns the check's failures.
-std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, float alpha, float beta,
-                          int extra_ld, int offset) {
+// A leading dimension above the minimum: for an aligned run, the next multiple of 4 plus 4; for
+// an unaligned one, the minimum plus 3 (odd, so 64- and 128-bit accesses would be misaligned).
+long long padded_ld(long long minimum, bool aligned) { return aligned ? (minimum + 3) / 4 * 4 + 4 : minimum + 3; }
+
+// Runs `kernel` on `p` stored in the kernel's layout with leading dimensions above the minimum
+// (see padded_ld) and, unaligned, every pointer one float past an aligned allocation; returns
+// the check's failures ("" when all is well).
+std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, float alpha, float beta, bool aligned) {
   const Layout layout = kernel.config().layout;
   const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
-  const long long lda = (a_t ? p.M : p.K) + extra_ld;
-  const long long ldb = (b_t ? p.K : p.N) + extra_ld;
-  const long long ldc = p.N + extra_ld;
+  const long long lda = padded_ld(a_t ? p.M : p.K, aligned);
+  const long long ldb = padded_ld(b_t ? p.K : p.N, aligned);
+  const long long ldc = padded_ld(p.N, aligned);
+  const int offset = aligned ? 0 : 1;
   const std::vector<float> a = testing::store_operand(p.a, p.M, p.K, a_t, lda, offset, kNaN);
   const std::vector<float> b = testing::store_operand(p.b, p.K, p.N, b_t, ldb, offset, kNaN);
   // beta == 0 must not read C: poison it with NaN. Padding columns get kPad, checked after.
@@ -75,13 +80,12 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         for (int align : family->alignments()) {
           const LoadedKernel& kernel = kernel_for(family->default_config(layout, align));
-          // Leading dimensions that keep the alignment, and (align 1) ones that break it.
-          const int extra_ld = align == 1 ? 3 : 4;
-          const int offset = align == 1 ? 1 : 0;
+          // Align-1 configurations get misaligned pointers and odd leading dimensions.
+          const bool aligned = align > 1;
           for (float beta : {-1.3f, 0.0f}) {
             INFO(kernel.name() << " on " << shape.M << "x" << shape.N << "x" << shape.K << ", beta " << beta
-                               << ", extra ld " << extra_ld << ", offset " << offset);
-            CHECK(run_and_check(kernel, problem, 0.7f, beta, extra_ld, offset) == "");
+                               << (aligned ? ", aligned" : ", misaligned"));
+            CHECK(run_and_check(kernel, problem, 0.7f, beta, aligned) == "");
           }
         }
       }

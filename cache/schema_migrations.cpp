@@ -1,0 +1,176 @@
+#include "schema_migrations.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "sqlite_connection.hpp"
+#include "sqlite_statement.hpp"
+#include "sqlite_transaction.hpp"
+
+namespace gemmtune::cache {
+namespace {
+
+// Version 1: the initial schema. Times are milliseconds, TFLOPS are 2*M*N*K / time.
+constexpr std::string_view kInitialSchema = R"sql(
+CREATE TABLE gpus (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  cc_major INTEGER NOT NULL,
+  cc_minor INTEGER NOT NULL,
+  sm_count INTEGER NOT NULL CHECK (sm_count > 0),
+  driver_version TEXT NOT NULL DEFAULT '',
+  cuda_runtime_version TEXT NOT NULL DEFAULT '',
+  nvrtc_version TEXT NOT NULL DEFAULT '',
+  UNIQUE (name, cc_major, cc_minor, sm_count)
+);
+CREATE TABLE problems (
+  id INTEGER PRIMARY KEY,
+  layout TEXT NOT NULL CHECK (layout IN ('nn', 'nt', 'tn', 'tt')),
+  m INTEGER NOT NULL CHECK (m > 0),
+  n INTEGER NOT NULL CHECK (n > 0),
+  k INTEGER NOT NULL CHECK (k > 0),
+  UNIQUE (layout, m, n, k)
+);
+CREATE TABLE configs (
+  id INTEGER PRIMARY KEY,
+  kernel_name TEXT NOT NULL UNIQUE,
+  family TEXT NOT NULL,
+  params_json TEXT NOT NULL
+    CHECK (json_valid(params_json) AND json_type(params_json) = 'object')
+);
+CREATE TABLE measurements (
+  id INTEGER PRIMARY KEY,
+  gpu_id INTEGER NOT NULL REFERENCES gpus (id),
+  problem_id INTEGER NOT NULL REFERENCES problems (id),
+  config_id INTEGER NOT NULL REFERENCES configs (id),
+  status TEXT NOT NULL CHECK (status IN ('ok', 'compile_error', 'resource_limit', 'spills',
+                                         'launch_failure', 'crash', 'timeout', 'wrong_result')),
+  median_ms REAL,
+  min_ms REAL,
+  max_ms REAL,
+  p10_ms REAL,
+  p90_ms REAL,
+  repetitions INTEGER NOT NULL DEFAULT 0,
+  sm_clock_mhz INTEGER,
+  max_rel_error REAL,
+  error_text TEXT NOT NULL DEFAULT '',
+  measured_at TEXT NOT NULL,
+  tuner_run TEXT NOT NULL DEFAULT '',
+  -- Times exist exactly for ok measurements.
+  CHECK (CASE WHEN status = 'ok'
+              THEN median_ms > 0 AND min_ms IS NOT NULL AND max_ms IS NOT NULL
+                   AND p10_ms IS NOT NULL AND p90_ms IS NOT NULL
+              ELSE COALESCE(median_ms, min_ms, max_ms, p10_ms, p90_ms) IS NULL END)
+);
+CREATE INDEX measurements_by_problem ON measurements (gpu_id, problem_id, config_id);
+CREATE INDEX measurements_by_config ON measurements (config_id);
+CREATE TABLE winners (
+  gpu_id INTEGER NOT NULL REFERENCES gpus (id),
+  problem_id INTEGER NOT NULL REFERENCES problems (id),
+  config_id INTEGER NOT NULL REFERENCES configs (id),
+  median_ms REAL NOT NULL CHECK (median_ms > 0),
+  tflops REAL NOT NULL,
+  cublas_ms REAL CHECK (cublas_ms > 0),
+  cublas_tflops REAL,
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (gpu_id, problem_id)
+);
+CREATE TABLE binaries (
+  kernel_name TEXT NOT NULL,
+  source_hash TEXT NOT NULL,
+  compile_options TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  nvrtc_version TEXT NOT NULL,
+  lowered_name TEXT NOT NULL,
+  cubin BLOB NOT NULL,
+  registers INTEGER NOT NULL,
+  spill_bytes INTEGER NOT NULL,
+  compile_log TEXT NOT NULL DEFAULT '',
+  compiled_at TEXT NOT NULL,
+  PRIMARY KEY (kernel_name, source_hash, compile_options, arch, nvrtc_version)
+);
+
+CREATE VIEW v_winners AS
+SELECT w.gpu_id, w.problem_id, g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, c.kernel_name, w.config_id,
+       w.median_ms AS ms, w.tflops, w.cublas_ms, w.cublas_tflops,
+       w.cublas_ms / w.median_ms AS speedup, w.measured_at
+FROM winners w
+JOIN gpus g ON g.id = w.gpu_id
+JOIN problems p ON p.id = w.problem_id
+JOIN configs c ON c.id = w.config_id;
+
+CREATE VIEW v_measurements AS
+SELECT m.id AS measurement_id, m.gpu_id, m.problem_id, m.config_id,
+       g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, c.kernel_name, c.family, c.params_json,
+       m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,
+       2.0 * p.m * p.n * p.k / (m.median_ms * 1e9) AS tflops,
+       CASE WHEN m.status = 'ok' THEN
+         RANK() OVER (PARTITION BY m.gpu_id, m.problem_id, m.status = 'ok' ORDER BY m.median_ms)
+       END AS rank,
+       m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.error_text, m.measured_at, m.tuner_run
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id;
+
+CREATE VIEW v_failures AS
+SELECT g.name AS gpu, p.layout, p.m, p.n, p.k, c.kernel_name, m.status, m.error_text,
+       m.measured_at, m.tuner_run
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id
+WHERE m.status <> 'ok';
+
+CREATE VIEW v_progress AS
+SELECT m.gpu_id, m.problem_id, g.name AS gpu, p.layout, p.m, p.n, p.k,
+       COUNT(DISTINCT m.config_id) AS measured,
+       COUNT(DISTINCT CASE WHEN m.status = 'ok' THEN m.config_id END) AS ok,
+       COUNT(DISTINCT CASE WHEN m.status <> 'ok' THEN m.config_id END) AS failed,
+       COUNT(*) AS measurements,
+       MAX(m.measured_at) AS last_measured_at
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+GROUP BY m.gpu_id, m.problem_id;
+)sql";
+
+constexpr Migration kMigrations[] = {
+    {1, "initial schema", kInitialSchema},
+};
+
+}  // namespace
+
+std::span<const Migration> schema_migrations() { return kMigrations; }
+
+int latest_schema_version() { return schema_migrations().back().version; }
+
+int read_user_version(const Connection& connection) {
+  return connection.prepare("PRAGMA user_version").single_value<int>();
+}
+
+int apply_migrations(const Connection& connection, std::span<const Migration> steps) {
+  int version = read_user_version(connection);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Migration& step = steps[i];
+    if (step.version != static_cast<int>(i) + 1) {
+      throw std::logic_error("schema migration '" + std::string(step.description) +
+                             "' is numbered " + std::to_string(step.version) + ", expected " +
+                             std::to_string(i + 1));
+    }
+    if (step.version <= version) continue;
+    Transaction transaction(connection);
+    version = read_user_version(connection);
+    if (step.version <= version) continue;  // applied by another connection meanwhile
+    connection.exec(std::string(step.sql));
+    // PRAGMA takes no bound parameters; the version is a number this code owns.
+    connection.exec("PRAGMA user_version = " + std::to_string(step.version));
+    transaction.commit();
+    version = step.version;
+  }
+  return version;
+}
+
+}  // namespace gemmtune::cache

@@ -1,0 +1,146 @@
+// Opening: every check that can refuse a file runs before anything is written to it.
+#include <sqlite3.h>
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+
+#include "schema_migrations.hpp"
+#include "sqlite_statement.hpp"
+#include "tuning_db.hpp"
+
+namespace gemmtune::cache {
+namespace {
+
+constexpr int kBusyTimeoutMs = 10'000;
+
+bool is_in_memory(const std::string& path) { return path == ":memory:"; }
+
+// SQLite can take a file shorter than a page for an empty database (PRAGMA user_version reads 0)
+// and a migration would then write a schema over it, so the header is checked before SQLite
+// opens anything; SQLite's first read catches later damage (NOTADB, CORRUPT).
+void refuse_unless_sqlite_file(const std::string& path, OpenMode mode) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  if (error) {
+    if (!std::filesystem::exists(path)) {
+      if (mode == OpenMode::ReadWrite) return;  // created by the open
+      throw NotFoundError("open", "no such database file (read-only opens never create one)",
+                          path, SQLITE_CANTOPEN);
+    }
+    throw Error("stat", error.message(), path, SQLITE_CANTOPEN);
+  }
+  if (size == 0) return;  // an empty file is an empty database
+  constexpr std::string_view kMagic{"SQLite format 3\0", 16};
+  constexpr std::uintmax_t kMinimumPageSize = 512;
+  std::array<char, kMagic.size()> header{};
+  std::ifstream file(path, std::ios::binary);
+  if (!file.read(header.data(), header.size())) {
+    throw Error("read header", "cannot read the file", path, SQLITE_CANTOPEN);
+  }
+  if (std::string_view(header.data(), header.size()) != kMagic || size < kMinimumPageSize) {
+    throw Error("open", "not an SQLite database, or truncated (left unchanged)", path,
+                SQLITE_NOTADB);
+  }
+}
+
+Connection connect(const std::string& path, OpenMode mode, std::string_view uri_query = {}) {
+  if (is_in_memory(path)) {
+    // URI on, as for files, so that merge's ATTACH of "file:...?mode=ro" is read-only here too.
+    return Connection(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI);
+  }
+  const int access = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
+                                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  Connection connection(path, file_uri(path, uri_query), access | SQLITE_OPEN_URI);
+  check(sqlite3_busy_timeout(connection.handle(), kBusyTimeoutMs), connection.handle(),
+        "sqlite3_busy_timeout", path);
+  return connection;
+}
+
+struct FileState {
+  int version = 0;
+  bool has_tables = false;
+};
+
+// The first read of the file: it also proves the file is a readable, undamaged database. One
+// statement, so a concurrent first open's migration is seen entirely or not at all.
+FileState read_state(const Connection& connection) {
+  try {
+    Statement statement = connection.prepare(
+        "SELECT (SELECT user_version FROM pragma_user_version),"
+        " EXISTS (SELECT 1 FROM sqlite_schema)");
+    statement.step();
+    return {statement.column<int>(0), statement.column<int>(1) != 0};
+  } catch (const Error& error) {
+    const int primary = error.code() & 0xff;
+    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) {
+      throw Error("open", "not an SQLite database, or truncated or damaged (left unchanged)",
+                  connection.path(), error.code());
+    }
+    throw;
+  }
+}
+
+void check_state(const Connection& connection, FileState state, OpenMode mode) {
+  const int latest = latest_schema_version();
+  if (state.version > latest) {
+    throw Error("open",
+                "schema version " + std::to_string(state.version) +
+                    " is newer than this program's " + std::to_string(latest) +
+                    "; use a newer gemmtune (file left unchanged)",
+                connection.path());
+  }
+  if (state.version == 0 && state.has_tables) {
+    throw Error("open", "an SQLite database, but not a gemmtune one (left unchanged)",
+                connection.path());
+  }
+  if (mode == OpenMode::ReadOnly && state.version < latest) {
+    throw Error("open",
+                state.version == 0
+                    ? std::string("no gemmtune schema in this database")
+                    : "schema version " + std::to_string(state.version) + " is older than " +
+                          std::to_string(latest) +
+                          "; open it read-write once (tune, tunedb merge) to migrate",
+                connection.path());
+  }
+}
+
+void use_wal(const Connection& connection) {
+  // WAL lets the runtime and tunedb read while a tuner writes. The mode is stored in the file,
+  // so it is set only when missing: switching needs an exclusive lock.
+  const auto mode = connection.prepare("PRAGMA journal_mode").single_value<std::string>();
+  if (mode != "wal") connection.exec("PRAGMA journal_mode = WAL");
+}
+
+}  // namespace
+
+Database::Database(Connection connection, OpenMode mode)
+    : connection_(std::move(connection)), mode_(mode) {}
+
+Database Database::open(const std::string& path, OpenMode mode) {
+  if (!is_in_memory(path)) refuse_unless_sqlite_file(path, mode);
+  Connection connection = connect(path, mode);
+  FileState state;
+  try {
+    state = read_state(connection);
+  } catch (const Error& error) {
+    // A WAL database in a read-only directory cannot get its -shm index; without a -wal file
+    // there is nothing beyond the main file, which immutable=1 then reads without an index.
+    const std::string wal = path + "-wal";
+    if (mode != OpenMode::ReadOnly || error.code() != SQLITE_READONLY_DIRECTORY ||
+        std::filesystem::exists(wal)) {
+      throw;
+    }
+    connection = connect(path, mode, "immutable=1");
+    state = read_state(connection);
+  }
+  check_state(connection, state, mode);
+  connection.exec("PRAGMA foreign_keys = ON");
+  if (mode == OpenMode::ReadWrite) {
+    if (!is_in_memory(path)) use_wal(connection);
+    apply_migrations(connection, schema_migrations());
+  }
+  return Database(std::move(connection), mode);
+}
+
+}  // namespace gemmtune::cache

@@ -1,0 +1,40 @@
+// Two small tuning databases with known contents, for the merge tests and tunedb's tests.
+#pragma once
+
+#include <string>
+
+#include "cache_test_support.hpp"
+
+namespace gemmtune::cache::test {
+
+inline const Problem kShared{"nn", 512, 512, 512};
+inline const Problem kOnlyB{"nn", 64, 64, 4096};
+
+// A: on the H200, kShared won by bm128 (older), plus a failure and a binary.
+inline void write_a(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kShared);
+  const auto fast = add_reg2d_config(db, 128);
+  db.record_measurement(ok_measurement(gpu, problem, fast, 1.0, "2024-01-01T00:00:00.000Z"),
+                        WinnerUpdate{1.2});
+  db.record_measurement(
+      failed_measurement(gpu, problem, add_reg2d_config(db, 256), Status::ResourceLimit, "smem"));
+  db.store_binary({{reg2d_name(128), "h", "", "sm_90", "13.0"}, "lowered", {'a'}, 64, 0, "", ""});
+}
+
+// B: on the H200 too, kShared won later by bm64 (slower, but newer), and kOnlyB.
+inline void write_b(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kShared);
+  const auto other = db.upsert_problem(kOnlyB);
+  const auto config = add_reg2d_config(db, 64);
+  db.record_measurement(ok_measurement(gpu, problem, config, 1.1, "2024-03-01T00:00:00.000Z"),
+                        WinnerUpdate{1.2});
+  db.record_measurement(ok_measurement(gpu, other, config, 0.5, "2024-03-02T00:00:00.000Z"),
+                        WinnerUpdate{0.7});
+  db.store_binary({{reg2d_name(64), "h", "", "sm_90", "13.0"}, "lowered", {'b'}, 64, 0, "", ""});
+}
+
+}  // namespace gemmtune::cache::test

@@ -1,0 +1,69 @@
+# tunedb end to end: its help texts, then each subcommand on small databases written by
+# write_tunedb_fixtures (the fixture "cache_tunedb_dbs"). Names start with "cache_" so that
+# `ctest -R cache` runs them with the library's tests.
+add_executable(write_tunedb_fixtures write_tunedb_fixtures.cpp)
+target_link_libraries(write_tunedb_fixtures PRIVATE gemmtune_cache)
+
+set(tunedb $<TARGET_FILE:tunedb>)
+set(dbs ${CMAKE_CURRENT_BINARY_DIR}/tunedb_dbs)
+set(expect_run ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.cmake)
+
+add_test(NAME cache_tunedb_help COMMAND ${tunedb} --help)
+set_tests_properties(cache_tunedb_help PROPERTIES
+  PASS_REGULAR_EXPRESSION "Subcommands:.*list.*show.*export.*diff.*merge")
+foreach(command list show export diff merge)
+  add_test(NAME cache_tunedb_${command}_help COMMAND ${tunedb} ${command} --help)
+  set_tests_properties(cache_tunedb_${command}_help PROPERTIES
+    PASS_REGULAR_EXPRESSION "Usage: .*tunedb ${command}.*-h,--help")
+endforeach()
+
+# Runs tunedb with ARGS; passes when the exit code and output are as expected.
+function(add_tunedb_test name exit_code output_regex)
+  cmake_parse_arguments(arg "" "NOT_CREATED;SETS_UP;ALSO_REQUIRES" "ARGS" ${ARGN})
+  set(not_created)
+  if(arg_NOT_CREATED)
+    set(not_created -DNOT_CREATED=${arg_NOT_CREATED})
+  endif()
+  add_test(NAME cache_tunedb_${name}
+    COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${tunedb};${arg_ARGS}" -DEXIT_CODE=${exit_code}
+            "-DOUTPUT_REGEX=${output_regex}" ${not_created} -P ${expect_run})
+  set(required cache_tunedb_dbs ${arg_ALSO_REQUIRES})
+  set_tests_properties(cache_tunedb_${name} PROPERTIES FIXTURES_REQUIRED "${required}")
+  if(arg_SETS_UP)
+    set_tests_properties(cache_tunedb_${name} PROPERTIES FIXTURES_SETUP ${arg_SETS_UP})
+  endif()
+endfunction()
+
+add_test(NAME cache_tunedb_write_dbs COMMAND write_tunedb_fixtures ${dbs})
+set_tests_properties(cache_tunedb_write_dbs PROPERTIES FIXTURES_SETUP cache_tunedb_dbs)
+
+add_tunedb_test(missing_file 2 "no such database file"
+  ARGS list --db ${dbs}/missing.db NOT_CREATED ${dbs}/missing.db)
+add_tunedb_test(garbage_file 1 "not an SQLite database" ARGS list --db ${dbs}/garbage.db)
+add_tunedb_test(list 0
+  "NVIDIA H200 +9.0 +132.*nn:512x512x512 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +1.200 +1.20x"
+  ARGS list --db ${dbs}/a.db)
+add_tunedb_test(show 0
+  "nn:512x512x512 +\\(2 measurements\\).* 1 +gemmtune_sgemm_reg2d_nn_bm128[^ ]+ +ok +1.000.*- +gemmtune_sgemm_reg2d_nn_bm256[^ ]+ +resource_limit +- .* smem"
+  ARGS show 512x512x512 --gpu h200 --db ${dbs}/a.db)
+add_tunedb_test(show_unknown_problem 1 "no measurements of nn:7x7x7"
+  ARGS show nn:7x7x7 --db ${dbs}/a.db)
+add_tunedb_test(show_bad_problem 1 "expected \\[layout:\\]MxNxK" ARGS show 7x7 --db ${dbs}/a.db)
+add_tunedb_test(export_csv 0
+  "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
+  ARGS export --format csv --db ${dbs}/a.db)
+add_tunedb_test(export_json 0
+  "\"gpu\": {.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128.*\"params\": {.*\"BM\": 128"
+  ARGS export --format json --db ${dbs}/a.db)
+add_tunedb_test(export_bad_format 105 "xml not in" ARGS export --format xml --db ${dbs}/a.db)
+add_tunedb_test(diff 0
+  "nn:64x64x4096 +only in B.*nn:512x512x512 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
+  ARGS diff ${dbs}/a.db ${dbs}/b.db)
+add_tunedb_test(merge 0
+  "added 0 GPUs, 1 problems, 1 configs, 2 measurements, 1 binaries; 2 winners added or replaced"
+  ARGS merge ${dbs}/into.db ${dbs}/b.db SETS_UP cache_tunedb_merged)
+add_tunedb_test(list_merged 0
+  "nn:64x64x4096 +1 +1 +0 +gemmtune_sgemm_reg2d_nn_bm64.*nn:512x512x512 +3 +2 +1 +gemmtune_sgemm_reg2d_nn_bm64"
+  ARGS list --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
+add_tunedb_test(merge_missing_into 2 "pass --create"
+  ARGS merge ${dbs}/new.db ${dbs}/b.db NOT_CREATED ${dbs}/new.db)

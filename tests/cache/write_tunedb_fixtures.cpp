@@ -1,0 +1,31 @@
+// Writes the databases tunedb's ctest tests read: DIR/a.db, DIR/b.db, DIR/into.db (a copy of
+// a.db, for merge) and DIR/garbage.db (not a database), replacing earlier ones.
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+
+#include "sample_databases.hpp"
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  using namespace gemmtune::cache::test;
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  try {
+    const fs::path dir = argv[1];
+    fs::create_directories(dir);
+    for (const char* name : {"a.db", "b.db", "into.db", "garbage.db"}) {
+      for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(dir / (name + std::string(suffix)));
+    }
+    write_a((dir / "a.db").string());
+    write_b((dir / "b.db").string());
+    fs::copy_file(dir / "a.db", dir / "into.db");
+    write_bytes((dir / "garbage.db").string(), "this is not a database, just some text\n");
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "write_tunedb_fixtures: %s\n", error.what());
+    return 1;
+  }
+}

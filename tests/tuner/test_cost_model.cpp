@@ -1,0 +1,117 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "cost_model.hpp"
+#include "kernel_family.hpp"
+#include "search_space.hpp"
+
+using namespace gemmtune;
+using namespace gemmtune::tuner;
+
+namespace {
+
+KernelConfig reg2d(int bm, int bn, int bk, int tm, int tn) {
+  KernelConfig config = find_family("reg2d").default_config();
+  config.set("BM", bm);
+  config.set("BN", bn);
+  config.set("BK", bk);
+  config.set("TM", tm);
+  config.set("TN", tn);
+  return config;
+}
+
+// The configuration of `space` the model predicts fastest on `problem`.
+KernelConfig predicted_best(const std::vector<KernelConfig>& space, const Problem& problem) {
+  const KernelConfig* best = &space.front();
+  for (const KernelConfig& config : space) {
+    if (estimate_cost(config, problem).ms < estimate_cost(*best, problem).ms) best = &config;
+  }
+  return *best;
+}
+
+}  // namespace
+
+TEST_CASE("cost model: the seed families rank in the seed chapter's order on a large square problem", "[cost]") {
+  const Problem problem{Layout::NN, 4096, 4096, 4096};
+  double slower = std::numeric_limits<double>::infinity();
+  for (const char* name : {"naive", "coalesced", "smem", "reg1d", "reg2d", "vectorized"}) {
+    const KernelFamily& family = find_family(name);
+    const double ms = estimate_cost(family.default_config(Layout::NN, family.alignments().front()), problem).ms;
+    INFO(name << ": " << ms << " ms");
+    CHECK(ms < slower);
+    slower = ms;
+  }
+  // The best vectorized kernel is predicted within a factor of two of the device's peak.
+  const double best_ms = estimate_cost(predicted_best(enumerate_all(Layout::NN, 4), problem), problem).ms;
+  const double peak_ms = problem.flops() / (DeviceModel{}.peak_fp32_tflops * 1e9);
+  CHECK(best_ms > peak_ms);
+  CHECK(best_ms < 2 * peak_ms);
+}
+
+TEST_CASE("cost model: every legal configuration gets a positive finite estimate", "[cost]") {
+  const std::vector<KernelConfig> space = enumerate_all(Layout::NN, 4);
+  for (const Problem& problem : {Problem{Layout::NN, 1, 1, 1}, Problem{Layout::NN, 4096, 4096, 4096},
+                                 Problem{Layout::NN, 1048576, 1024, 2047}, Problem{Layout::NN, 7, 3000, 1}}) {
+    for (const KernelConfig& config : space) {
+      const CostEstimate estimate = estimate_cost(config, problem);
+      INFO(kernel_name(config) << " on " << to_string(problem));
+      CHECK(std::isfinite(estimate.ms));
+      CHECK(estimate.ms > 0);
+      CHECK(estimate.resident_blocks_per_sm >= 1);
+      CHECK(estimate.occupancy > 0);
+      CHECK(estimate.occupancy <= 1);
+    }
+  }
+}
+
+TEST_CASE("cost model: one block more than the SMs hold costs a second wave", "[cost]") {
+  const KernelConfig config = reg2d(128, 128, 8, 8, 8);
+  const CostEstimate one_wave = estimate_cost(config, {Layout::NN, 12 * 128, 11 * 128, 4096});
+  const CostEstimate two_waves = estimate_cost(config, {Layout::NN, 12 * 128, 11 * 128 + 1, 4096});
+  CHECK(one_wave.blocks == 132);
+  CHECK(two_waves.blocks == 144);
+  CHECK(two_waves.compute_ms == Approx(2 * one_wave.compute_ms));
+}
+
+TEST_CASE("cost model: small problems prefer small tiles, large ones large tiles", "[cost]") {
+  const std::vector<KernelConfig> space = enumerate_all(Layout::NN, 1, {"reg2d"});
+  const KernelConfig small = predicted_best(space, {Layout::NN, 64, 64, 4096});
+  CHECK(small.get("BM") * small.get("BN") <= 64 * 64);
+  const KernelConfig large = predicted_best(space, {Layout::NN, 8192, 8192, 8192});
+  CHECK(large.get("BM") * large.get("BN") >= 128 * 128);
+  // A 256 x 256 tile on a 16 x 16 problem computes 256 times the useful work.
+  const Problem tiny{Layout::NN, 16, 16, 4096};
+  CHECK(estimate_cost(reg2d(256, 256, 8, 8, 8), tiny).ms > 4 * estimate_cost(reg2d(32, 32, 8, 4, 4), tiny).ms);
+}
+
+TEST_CASE("cost model: tile intensity and occupancy follow the tile", "[cost]") {
+  const Problem problem{Layout::NN, 4096, 4096, 4096};
+  // 2 * 128 * 128 * BK FLOPs for 4 * (128 + 128) * BK bytes.
+  CHECK(estimate_cost(reg2d(128, 128, 8, 8, 8), problem).tile_intensity == Approx(32.0));
+  CHECK(estimate_cost(reg2d(64, 32, 8, 4, 4), problem).tile_intensity == Approx(2.0 * 64 * 32 / (4.0 * 96)));
+  // 1024 threads a block: two fill an SM's 2048.
+  const CostEstimate naive = estimate_cost(find_family("naive").default_config(), problem);
+  CHECK(naive.threads_per_block == 1024);
+  CHECK(naive.resident_blocks_per_sm == 2);
+  CHECK(naive.occupancy == 1.0);
+  // 256 x 256 x 16 tiles take 32 KB of shared memory: at most 7 fit in 228 KB.
+  const CostEstimate big = estimate_cost(reg2d(256, 256, 16, 8, 8), problem);
+  CHECK(big.resident_blocks_per_sm <= 7);
+}
+
+TEST_CASE("cost model: a problem with tiny K is memory bound", "[cost]") {
+  const Problem flat{Layout::NN, 8192, 8192, 8};
+  const CostEstimate estimate = estimate_cost(find_family("vectorized").default_config(Layout::NN, 4), flat);
+  CHECK(estimate.memory_ms > estimate.compute_ms);
+  // C alone is 256 MiB: at least its write time at DRAM bandwidth.
+  CHECK(estimate.ms >= 4.0 * 8192 * 8192 / (DeviceModel{}.dram_bandwidth_gbs * 1e6));
+}
+
+TEST_CASE("cost model: a faster device predicts less time", "[cost]") {
+  const Problem problem{Layout::NN, 2048, 2048, 2048};
+  const KernelConfig config = reg2d(128, 128, 8, 8, 8);
+  DeviceModel half = {};
+  half.sm_count /= 2;
+  half.peak_fp32_tflops /= 2;
+  CHECK(estimate_cost(config, problem, half).ms > estimate_cost(config, problem).ms);
+}

@@ -1,0 +1,369 @@
+// tunedb: inspects tuning databases. Every database is opened read-only except merge's target,
+// and a missing file is an error (exit code 2), never a new empty database.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuning_db_merge.hpp"
+#include "tuning_db.hpp"
+#include "winner_diff.hpp"
+
+namespace {
+
+using namespace gemmtune::cache;
+// Keeps fields in the order written, so exports read like the schema.
+using json = nlohmann::ordered_json;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitMissingFile = 2;
+
+// An aligned plain-text table: each column as wide as its widest cell.
+class Table {
+ public:
+  struct Column {
+    std::string header;
+    bool right_aligned = false;  // numbers
+  };
+  explicit Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
+
+  void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> widths;
+    for (const Column& column : columns_) widths.push_back(column.header.size());
+    for (const auto& row : rows_) {
+      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+    }
+    std::vector<std::string> headers;
+    for (const Column& column : columns_) headers.push_back(column.header);
+    print_line(out, headers, widths);
+    for (const auto& row : rows_) print_line(out, row, widths);
+  }
+
+ private:
+  void print_line(std::ostream& out, const std::vector<std::string>& cells,
+                  const std::vector<std::size_t>& widths) const {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string padding(widths[i] - cells[i].size(), ' ');
+      line += i == 0 ? "" : "  ";
+      line += columns_[i].right_aligned ? padding + cells[i] : cells[i] + padding;
+    }
+    out << line.substr(0, line.find_last_not_of(' ') + 1) << '\n';
+  }
+
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string fixed(std::optional<double> value, int digits = 3) {
+  if (!value) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, *value);
+  return text;
+}
+
+// The shortest text that reads back as the same double, for exports.
+std::string exact(double value) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+std::string gpu_label(const GpuKey& gpu) {
+  return gpu.name + " (sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor) +
+         ", " + std::to_string(gpu.sm_count) + " SMs)";
+}
+
+// cuBLAS time over ours: above 1 means the tuned kernel is faster.
+std::string versus_cublas(const Winner& winner) {
+  if (!winner.cublas_ms) return "-";
+  return fixed(*winner.cublas_ms / winner.median_ms, 2) + "x";
+}
+
+Database open_read_only(const std::string& path) { return Database::open(path, OpenMode::ReadOnly); }
+
+int list_command(const std::string& db_path) {
+  const Database db = open_read_only(db_path);
+  Table gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
+  for (const Gpu& gpu : db.gpus()) {
+    const GpuKey& key = gpu.info.key;
+    gpus.add_row({key.name, std::to_string(key.cc_major) + "." + std::to_string(key.cc_minor),
+                  std::to_string(key.sm_count), gpu.info.driver_version,
+                  gpu.info.cuda_runtime_version, gpu.info.nvrtc_version});
+  }
+  std::cout << "GPUs\n";
+  gpus.print(std::cout);
+
+  Table problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
+                  {"winner"}, {"ms", true}, {"TFLOPS", true}, {"cuBLAS ms", true},
+                  {"cuBLAS/ours", true}});
+  for (const ProblemSummary& summary : db.problem_summaries()) {
+    const auto& winner = summary.winner;
+    problems.add_row({gpu_label(summary.gpu), to_string(summary.problem),
+                      std::to_string(summary.measured), std::to_string(summary.ok),
+                      std::to_string(summary.failed), winner ? winner->kernel_name : "-",
+                      fixed(winner ? std::optional(winner->median_ms) : std::nullopt),
+                      fixed(winner ? std::optional(winner->tflops) : std::nullopt, 2),
+                      fixed(winner ? winner->cublas_ms : std::nullopt),
+                      winner ? versus_cublas(*winner) : "-"});
+  }
+  std::cout << "\nProblems\n";
+  problems.print(std::cout);
+  return 0;
+}
+
+int show_command(const std::string& db_path, const std::string& problem_text,
+                 const std::string& gpu_filter) {
+  const Problem problem = parse_problem(problem_text);
+  const Database db = open_read_only(db_path);
+  const auto problem_id = db.find_problem(problem);
+  bool shown = false;
+  for (const Gpu& gpu : problem_id ? db.gpus(gpu_filter) : std::vector<Gpu>{}) {
+    const auto rows = db.measurements_for(gpu.id, *problem_id);
+    if (rows.empty()) continue;
+    std::cout << (shown ? "\n" : "") << gpu_label(gpu.info.key) << "  " << to_string(problem)
+              << "  (" << rows.size() << " measurements)\n";
+    Table table({{"rank", true}, {"kernel"}, {"status"}, {"median ms", true}, {"min ms", true},
+                 {"max ms", true}, {"TFLOPS", true}, {"measured at"}, {"error"}});
+    for (const MeasurementRow& row : rows) {
+      const auto& timing = row.timing;
+      table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name,
+                     std::string(to_string(row.status)),
+                     fixed(timing ? std::optional(timing->median_ms) : std::nullopt),
+                     fixed(timing ? std::optional(timing->min_ms) : std::nullopt),
+                     fixed(timing ? std::optional(timing->max_ms) : std::nullopt),
+                     fixed(row.tflops, 2), row.measured_at, row.error_text});
+    }
+    table.print(std::cout);
+    shown = true;
+  }
+  if (!shown) {
+    spdlog::error("{}: no measurements of {}{}", db_path, to_string(problem),
+                  gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'");
+    return kExitFailure;
+  }
+  return 0;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
+
+void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
+  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,params_json,status,"
+         "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
+         "max_rel_error,error_text,measured_at,tuner_run\n";
+  for (const MeasurementRow& row : rows) {
+    const auto& t = row.timing;
+    auto time = [&](double Timing::*field) { return t ? std::optional((*t).*field) : std::nullopt; };
+    const std::vector<std::string> fields = {
+        row.gpu.name, std::to_string(row.gpu.cc_major), std::to_string(row.gpu.cc_minor),
+        std::to_string(row.gpu.sm_count), row.problem.layout, std::to_string(row.problem.m),
+        std::to_string(row.problem.n), std::to_string(row.problem.k), row.kernel_name,
+        row.family, row.params_json, std::string(to_string(row.status)),
+        csv_number(time(&Timing::median_ms)), csv_number(time(&Timing::min_ms)),
+        csv_number(time(&Timing::max_ms)), csv_number(time(&Timing::p10_ms)),
+        csv_number(time(&Timing::p90_ms)), csv_number(row.tflops),
+        row.rank ? std::to_string(*row.rank) : "", std::to_string(row.repetitions),
+        row.sm_clock_mhz ? std::to_string(*row.sm_clock_mhz) : "",
+        csv_number(row.max_rel_error), row.error_text, row.measured_at, row.tuner_run};
+    for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
+    out << '\n';
+  }
+}
+
+template <class T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
+  auto all = json::array();
+  for (const MeasurementRow& row : rows) {
+    const auto& t = row.timing;
+    all.push_back({{"gpu", {{"name", row.gpu.name},
+                            {"cc_major", row.gpu.cc_major},
+                            {"cc_minor", row.gpu.cc_minor},
+                            {"sm_count", row.gpu.sm_count}}},
+                   {"problem", {{"layout", row.problem.layout},
+                                {"m", row.problem.m},
+                                {"n", row.problem.n},
+                                {"k", row.problem.k}}},
+                   {"kernel_name", row.kernel_name},
+                   {"family", row.family},
+                   {"params", json::parse(row.params_json)},
+                   {"status", to_string(row.status)},
+                   {"median_ms", t ? json(t->median_ms) : nullptr},
+                   {"min_ms", t ? json(t->min_ms) : nullptr},
+                   {"max_ms", t ? json(t->max_ms) : nullptr},
+                   {"p10_ms", t ? json(t->p10_ms) : nullptr},
+                   {"p90_ms", t ? json(t->p90_ms) : nullptr},
+                   {"tflops", or_null(row.tflops)},
+                   {"rank", or_null(row.rank)},
+                   {"repetitions", row.repetitions},
+                   {"sm_clock_mhz", or_null(row.sm_clock_mhz)},
+                   {"max_rel_error", or_null(row.max_rel_error)},
+                   {"error_text", row.error_text},
+                   {"measured_at", row.measured_at},
+                   {"tuner_run", row.tuner_run}});
+  }
+  out << all.dump(2) << '\n';
+}
+
+int export_command(const std::string& db_path, const std::string& format,
+                   const std::string& out_path) {
+  const Database db = open_read_only(db_path);
+  const auto rows = db.all_measurements();
+  std::ofstream file;
+  if (!out_path.empty()) {
+    file.open(out_path, std::ios::binary);
+    if (!file) {
+      spdlog::error("{}: cannot open for writing", out_path);
+      return kExitFailure;
+    }
+  }
+  std::ostream& out = out_path.empty() ? std::cout : file;
+  if (format == "csv") {
+    write_csv(out, rows);
+  } else {
+    write_json(out, rows);
+  }
+  out.flush();
+  if (!out) {
+    spdlog::error("{}: write failed", out_path.empty() ? "stdout" : out_path);
+    return kExitFailure;
+  }
+  return 0;
+}
+
+int diff_command(const std::string& a_path, const std::string& b_path) {
+  const Database a = open_read_only(a_path);
+  const Database b = open_read_only(b_path);
+  const auto differences = diff_winners(a.all_winners(), b.all_winners());
+  Table table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
+               {"B ms", true}, {"B vs A", true}});
+  std::map<DiffKind, int> counts;
+  for (const WinnerDifference& difference : differences) {
+    ++counts[difference.kind];
+    const auto& wa = difference.a;
+    const auto& wb = difference.b;
+    const bool same_kernel = wa && wb && wa->kernel_name == wb->kernel_name;
+    const auto change = difference.time_change();
+    table.add_row({gpu_label(difference.gpu), to_string(difference.problem),
+                   std::string(to_string(difference.kind)), wa ? wa->kernel_name : "-",
+                   fixed(wa ? std::optional(wa->median_ms) : std::nullopt),
+                   same_kernel ? "(same)" : wb ? wb->kernel_name : "-",
+                   fixed(wb ? std::optional(wb->median_ms) : std::nullopt),
+                   change ? (*change > 0 ? "+" : "") + fixed(*change * 100, 1) + "%" : "-"});
+  }
+  std::cout << "A: " << a_path << "\nB: " << b_path << "\n\n";
+  table.print(std::cout);
+  std::cout << '\n' << differences.size() << " winners compared";
+  for (const auto& [kind, count] : counts) std::cout << ", " << count << " " << to_string(kind);
+  std::cout << '\n';
+  return 0;
+}
+
+int merge_command(const std::string& into_path, const std::vector<std::string>& from_paths,
+                  bool create) {
+  if (!create && !std::filesystem::exists(into_path)) {
+    throw NotFoundError("merge", "no such database file (pass --create to start a new one)",
+                        into_path);
+  }
+  Database into = Database::open(into_path, OpenMode::ReadWrite);
+  const MergeCounts added = merge_databases(into, from_paths);
+  std::cout << "merged " << from_paths.size() << " database(s) into " << into_path << ": added "
+            << added.gpus << " GPUs, " << added.problems << " problems, " << added.configs
+            << " configs, " << added.measurements << " measurements, " << added.binaries
+            << " binaries; " << added.winners << " winners added or replaced\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    spdlog::set_default_logger(spdlog::stderr_color_st("tunedb"));
+    spdlog::set_pattern("%n: %^%l%$: %v");
+
+    CLI::App app{"tunedb: lists, shows, exports, compares and merges gemmtune tuning databases.\n"
+                 "Databases are opened read-only, except the target of merge."};
+    app.footer("Exit codes: 0 done, 1 error, 2 a database file does not exist.");
+    app.require_subcommand(1);
+    std::string db_path = "tuned.db";
+    auto add_db_option = [&](CLI::App* command) {
+      command->add_option("--db", db_path, "tuning database to read")->capture_default_str();
+    };
+
+    CLI::App* list = app.add_subcommand(
+        "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
+    add_db_option(list);
+
+    CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
+    std::string problem_text;
+    std::string gpu_filter;
+    show->add_option("PROBLEM", problem_text, "nn:4096x4096x4096, or 4096x4096x4096 for nn")
+        ->required();
+    show->add_option("--gpu", gpu_filter, "only GPUs whose name contains this (case-insensitive)");
+    add_db_option(show);
+
+    CLI::App* exporter =
+        app.add_subcommand("export", "every measurement joined with its GPU, problem, config");
+    std::string format;
+    std::string out_path;
+    exporter->add_option("--format", format, "csv or json")
+        ->required()
+        ->check(CLI::IsMember({"csv", "json"}));
+    exporter->add_option("--out", out_path, "file to write (default: standard output)");
+    add_db_option(exporter);
+
+    CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
+    std::string a_path;
+    std::string b_path;
+    diff->add_option("A", a_path, "first database")->required();
+    diff->add_option("B", b_path, "second database")->required();
+
+    CLI::App* merge = app.add_subcommand(
+        "merge", "copy everything of FROM databases into INTO; of two winners the newer wins");
+    std::string into_path;
+    std::vector<std::string> from_paths;
+    bool create = false;
+    merge->add_option("INTO", into_path, "database to merge into (written)")->required();
+    merge->add_option("FROM", from_paths, "databases to merge from (read-only)")->required();
+    merge->add_flag("--create", create, "create INTO when it does not exist");
+
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+      return app.exit(error);
+    }
+    if (*list) return list_command(db_path);
+    if (*show) return show_command(db_path, problem_text, gpu_filter);
+    if (*exporter) return export_command(db_path, format, out_path);
+    if (*diff) return diff_command(a_path, b_path);
+    return merge_command(into_path, from_paths, create);
+  } catch (const NotFoundError& error) {
+    spdlog::error("{}", error.what());
+    return kExitMissingFile;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return kExitFailure;
+  }
+}

@@ -1,0 +1,35 @@
+#include "binary_store.hpp"
+
+#include <algorithm>
+
+#include "kernel_sources.hpp"
+
+namespace gemmtune::tuner {
+
+cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch) {
+  return cache::BinaryKey{kernel_name, kernel_sources_hash(), nvrtc_compile_options(), arch, nvrtc_version()};
+}
+
+cache::Binary to_binary(const CompiledKernel& compiled) {
+  cache::Binary binary;
+  binary.key = binary_key(compiled.kernel_name, compiled.arch);
+  binary.lowered_name = compiled.lowered_name;
+  binary.cubin = compiled.cubin;
+  binary.registers = compiled.resources.registers;
+  binary.spill_bytes = std::max(compiled.resources.spill_store_bytes, 0) + std::max(compiled.resources.spill_load_bytes, 0);
+  binary.compile_log = compiled.log;
+  return binary;
+}
+
+CompiledKernel from_binary(const cache::Binary& binary) {
+  CompiledKernel compiled;
+  compiled.kernel_name = binary.key.kernel_name;
+  compiled.arch = binary.key.arch;
+  compiled.lowered_name = binary.lowered_name;
+  compiled.cubin = binary.cubin;
+  compiled.log = binary.compile_log;
+  compiled.resources = parse_ptxas_report(binary.compile_log);
+  return compiled;
+}
+
+}  // namespace gemmtune::tuner

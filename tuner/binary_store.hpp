@@ -1,0 +1,18 @@
+// Compiled kernels as the database stores them: keyed by kernel name, template-source hash,
+// compile options, arch and NVRTC version, so that a changed template or compiler never serves
+// an old cubin.
+#pragma once
+
+#include <string>
+
+#include "cache_records.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace gemmtune::tuner {
+
+// The key of `kernel_name` compiled for `arch` by this build (its templates, options, NVRTC).
+cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch);
+cache::Binary to_binary(const CompiledKernel& compiled);
+CompiledKernel from_binary(const cache::Binary& binary);
+
+}  // namespace gemmtune::tuner

@@ -1,0 +1,317 @@
+#include "measure_worker.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "compare.hpp"
+#include "cublas_gemm.hpp"
+#include "cuda_handles.hpp"
+#include "gemm_call.hpp"
+#include "loaded_kernel.hpp"
+#include "sm_clock.hpp"
+
+namespace gemmtune::tuner {
+namespace {
+
+Message timing_to_message(const TimingStats& t) {
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
+          {"p10_ms", t.p10_ms},       {"p90_ms", t.p90_ms}, {"repetitions", t.repetitions}};
+}
+
+TimingStats timing_from_message(const Message& m) {
+  TimingStats t;
+  t.median_ms = m.at("median_ms");
+  t.min_ms = m.at("min_ms");
+  t.max_ms = m.at("max_ms");
+  t.p10_ms = m.at("p10_ms");
+  t.p90_ms = m.at("p90_ms");
+  t.repetitions = m.at("repetitions");
+  return t;
+}
+
+Message device_to_message(const DeviceInfo& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"cc_major", d.cc_major},
+          {"cc_minor", d.cc_minor},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"smem_per_block_optin", d.smem_per_block_optin},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version}};
+}
+
+DeviceInfo device_from_message(const Message& m) {
+  DeviceInfo d;
+  d.index = m.at("index");
+  d.name = m.at("name");
+  d.cc_major = m.at("cc_major");
+  d.cc_minor = m.at("cc_minor");
+  d.sm_count = m.at("sm_count");
+  d.l2_bytes = m.at("l2_bytes");
+  d.smem_per_block_optin = m.at("smem_per_block_optin");
+  d.global_memory_bytes = m.at("global_memory_bytes");
+  d.driver_version = m.at("driver_version");
+  d.runtime_version = m.at("runtime_version");
+  return d;
+}
+
+// The child's state: one device, one problem's inputs and reference.
+class MeasureSession {
+ public:
+  explicit MeasureSession(const TimingOptions& timing) : timing_(timing) {}
+
+  Message handle(const Message& request) {
+    if (request.contains("select")) return select(request.at("select"));
+    if (request.contains("problem")) return set_problem(request.at("problem"), request.at("time_cublas"));
+    if (request.contains("measure")) return measure(request.at("measure"));
+    return {{"error", "unknown request"}};
+  }
+  // After a CUDA error the context may be unusable: the worker leaves and is replaced.
+  bool context_poisoned() const { return poisoned_; }
+
+ private:
+  struct OperandSet {
+    DeviceBuffer<float> a, b, c;
+  };
+
+  Message select(int index) {
+    GT_CUDA(cudaSetDevice(index));
+    char bus_id[32] = {};
+    GT_CUDA(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
+    pci_bus_id_ = bus_id;
+    device_ = index;
+    stream_ = std::make_unique<Stream>();
+    cublas_ = std::make_unique<CublasHandle>();
+    return {{"ok", true}};
+  }
+
+  GemmParams params_for(const OperandSet& set, float* c) const {
+    return GemmParams{problem_.M, problem_.N, problem_.K, kAlpha, kBeta, set.a.data(), lda_, set.b.data(), ldb_,
+                      c, ldc_, nullptr, 0};
+  }
+
+  Message set_problem(const Message& text, bool time_cublas) {
+    problem_ = parse_problem(text.get<std::string>());
+    sets_.clear();
+    lda_ = a_is_transposed(problem_.layout) ? problem_.M : problem_.K;
+    ldb_ = b_is_transposed(problem_.layout) ? problem_.K : problem_.N;
+    ldc_ = problem_.N;
+    const std::size_t a_count = static_cast<std::size_t>(problem_.M) * problem_.K;
+    const std::size_t b_count = static_cast<std::size_t>(problem_.K) * problem_.N;
+    const std::size_t c_count = static_cast<std::size_t>(problem_.M) * problem_.N;
+    cudaDeviceProp prop{};
+    GT_CUDA(cudaGetDeviceProperties(&prop, device_));
+    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
+    const std::size_t wanted = (2 * static_cast<std::size_t>(prop.l2CacheSize) + set_bytes - 1) / set_bytes + 1;
+    const std::size_t affordable = std::max<std::size_t>(1, prop.totalGlobalMem / 4 / set_bytes);
+    const std::size_t count = std::clamp<std::size_t>(wanted, 1, std::min<std::size_t>(affordable, 64));
+
+    std::mt19937 rng(20261129u);  // the same inputs for every candidate, and after a restart
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    auto random_vector = [&](std::size_t n) {
+      std::vector<float> values(n);
+      for (float& v : values) v = uniform(rng);
+      return values;
+    };
+    const auto host_a = random_vector(a_count), host_b = random_vector(b_count), host_c = random_vector(c_count);
+    for (std::size_t i = 0; i < count; ++i) {
+      OperandSet set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
+      set.a.upload(host_a);
+      set.b.upload(host_b);
+      set.c.upload(host_c);
+      sets_.push_back(std::move(set));
+    }
+    c_initial_ = DeviceBuffer<float>(c_count);
+    c_check_ = DeviceBuffer<float>(c_count);
+    c_initial_.upload(host_c);
+    c_check_.copy_from(c_initial_, stream_->get());
+    cublas_sgemm(cublas_->get(), problem_.layout, params_for(sets_[0], c_check_.data()), stream_->get());
+    reference_ = c_check_.download(stream_->get());
+    Message reply{{"ok", true}, {"alignment", call_alignment(params_for(sets_[0], c_check_.data()))}};
+    if (time_cublas) {
+      const TimingStats cublas = time_launches(
+          [&](int i) {
+            cublas_sgemm(cublas_->get(), problem_.layout, params_for(sets_[i], sets_[i].c.data()), stream_->get());
+          },
+          static_cast<int>(sets_.size()), stream_->get(), timing_);
+      reply["cublas"] = timing_to_message(cublas);
+    }
+    return reply;
+  }
+
+  Message failure(cache::Status status, const std::string& why) {
+    return {{"status", std::string(cache::to_string(status))}, {"error_text", why}};
+  }
+
+  Message measure(const Message& request) {
+    const KernelConfig config = parse_kernel_name(request.at("kernel").get<std::string>());
+    const auto& bytes = request.at("cubin").get_binary();
+    const std::vector<char> cubin(bytes.begin(), bytes.end());
+    std::unique_ptr<LoadedKernel> kernel;
+    try {
+      kernel = std::make_unique<LoadedKernel>(config, cubin, request.at("lowered_name").get<std::string>());
+    } catch (const CudaError& error) {
+      poisoned_ = true;  // a failed load can leave the context in doubt: start afresh
+      return failure(cache::Status::LaunchFailure, error.what());
+    }
+    if (kernel->local_bytes() > 0) {
+      return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
+                                                std::to_string(kernel->registers()) + " registers)");
+    }
+    const GemmParams check_params = params_for(sets_[0], c_check_.data());
+    if (auto reason = can_implement(config, check_params)) return failure(cache::Status::ResourceLimit, *reason);
+    try {
+      c_check_.copy_from(c_initial_, stream_->get());
+      kernel->launch(check_params, stream_->get());
+      const std::vector<float> result = c_check_.download(stream_->get());
+      const Comparison check =
+          compare_outputs(result, reference_, problem_.M, problem_.N, ldc_, fp32_gemm_tolerance(problem_.K));
+      if (!check.passed) {
+        Message reply = failure(cache::Status::WrongResult, check.summary);
+        reply["relative_error"] = check.relative_error;
+        return reply;
+      }
+      const TimingStats timing = time_launches(
+          [&](int i) { kernel->launch(params_for(sets_[i], sets_[i].c.data()), stream_->get()); },
+          static_cast<int>(sets_.size()), stream_->get(), timing_);
+      Message reply{{"status", "ok"}, {"timing", timing_to_message(timing)}, {"relative_error", check.relative_error}};
+      if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;
+      return reply;
+    } catch (const CudaError& error) {
+      const bool resources = error.code() == cudaErrorLaunchOutOfResources || error.code() == cudaErrorInvalidConfiguration;
+      if (!resources) poisoned_ = true;
+      return failure(resources ? cache::Status::ResourceLimit : cache::Status::Crash, error.what());
+    } catch (const Error& error) {  // refused before launch (thread count over the loaded limit)
+      return failure(cache::Status::ResourceLimit, error.what());
+    }
+  }
+
+  static constexpr float kAlpha = 1.0f;
+  static constexpr float kBeta = 1.0f;  // C = A B + C, as cuBLAS is timed in gpu-machine.md
+  TimingOptions timing_;
+  int device_ = 0;
+  std::string pci_bus_id_;
+  std::unique_ptr<Stream> stream_;
+  std::unique_ptr<CublasHandle> cublas_;
+  Problem problem_;
+  long long lda_ = 0, ldb_ = 0, ldc_ = 0;
+  std::vector<OperandSet> sets_;
+  DeviceBuffer<float> c_initial_, c_check_;
+  std::vector<float> reference_;
+  bool poisoned_ = false;
+};
+
+}  // namespace
+
+int measure_worker_main(const MessageChannel& channel, const TimingOptions& timing) {
+  std::string why_none;
+  const std::vector<DeviceInfo> devices = visible_devices(&why_none);
+  if (devices.empty()) {
+    channel.send({{"error", "no usable CUDA device: " + why_none}});
+    return 0;
+  }
+  Message list = Message::array();
+  for (const DeviceInfo& device : devices) list.push_back(device_to_message(device));
+  channel.send({{"devices", list}});
+  MeasureSession session(timing);
+  while (true) {
+    std::optional<Message> request;
+    try {
+      request = channel.receive(std::nullopt);
+    } catch (const WorkerDied&) {
+      return 0;
+    }
+    Message reply;
+    try {
+      reply = session.handle(*request);
+    } catch (const std::exception& error) {
+      reply = {{"error", error.what()}};
+    }
+    channel.send(reply);
+    if (session.context_poisoned()) return 3;
+  }
+}
+
+MeasureWorker::MeasureWorker(TimingOptions timing) : timing_(timing) {
+  start();
+  if (devices_.empty()) throw Error("the measure worker found no device");
+}
+
+MeasureWorker::~MeasureWorker() = default;
+
+void MeasureWorker::start() {
+  const TimingOptions timing = timing_;
+  process_ = std::make_unique<WorkerProcess>(
+      "measure", [timing](const MessageChannel& channel) { return measure_worker_main(channel, timing); });
+  const Message hello = *process_->channel().receive(std::chrono::minutes(2));
+  if (hello.contains("error")) throw Error(hello.at("error").get<std::string>());
+  devices_.clear();
+  for (const Message& device : hello.at("devices")) devices_.push_back(device_from_message(device));
+  if (device_index_) request({{"select", *device_index_}}, std::chrono::minutes(1));
+  if (problem_) request({{"problem", to_string(*problem_)}, {"time_cublas", false}}, std::chrono::minutes(5));
+}
+
+Message MeasureWorker::request(const Message& message, std::optional<std::chrono::milliseconds> timeout) {
+  process_->channel().send(message);
+  std::optional<Message> reply = process_->channel().receive(timeout);
+  if (!reply) throw WorkerDied("measure worker did not answer in time");
+  if (reply->contains("error")) throw Error("measure worker: " + reply->at("error").get<std::string>());
+  return *reply;
+}
+
+void MeasureWorker::select_device(int index) {
+  request({{"select", index}}, std::chrono::minutes(1));
+  device_index_ = index;
+}
+
+TimingStats MeasureWorker::set_problem(const Problem& problem) {
+  const Message reply = request({{"problem", to_string(problem)}, {"time_cublas", true}}, std::chrono::minutes(5));
+  problem_ = problem;
+  problem_alignment_ = reply.at("alignment");
+  return timing_from_message(reply.at("cublas"));
+}
+
+MeasureResult MeasureWorker::measure(const CompiledKernel& compiled, const KernelConfig& config,
+                                     std::chrono::milliseconds timeout) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(compiled.cubin.data());
+  const Message message{{"measure",
+                         {{"kernel", kernel_name(config)},
+                          {"cubin", Message::binary({bytes, bytes + compiled.cubin.size()})},
+                          {"lowered_name", compiled.lowered_name}}}};
+  MeasureResult result;
+  std::optional<Message> reply;
+  try {
+    process_->channel().send(message);
+    reply = process_->channel().receive(timeout);
+  } catch (const WorkerDied&) {
+    result.status = cache::Status::Crash;
+    result.error_text = "measure worker died (" + process_->exit_description() + ")";
+  }
+  if (!reply && result.error_text.empty()) {
+    result.status = cache::Status::Timeout;
+    result.error_text = "no result within " + std::to_string(timeout.count()) + " ms: killed";
+    process_->kill();
+  }
+  if (reply && reply->contains("error")) {
+    result.status = cache::Status::Crash;
+    result.error_text = reply->at("error").get<std::string>();
+  } else if (reply) {
+    result.status = cache::parse_status(reply->at("status").get<std::string>());
+    if (reply->contains("timing")) result.timing = timing_from_message(reply->at("timing"));
+    if (reply->contains("sm_clock_mhz")) result.sm_clock_mhz = reply->at("sm_clock_mhz").get<int>();
+    if (reply->contains("relative_error")) result.relative_error = reply->at("relative_error").get<double>();
+    if (reply->contains("error_text")) result.error_text = reply->at("error_text").get<std::string>();
+  }
+  // A worker that crashed, hung, or left after a CUDA error is replaced before the next candidate.
+  const bool replace = !reply || result.status == cache::Status::Crash || result.status == cache::Status::LaunchFailure;
+  if (replace) {
+    process_.reset();
+    ++restarts_;
+    start();
+  }
+  return result;
+}
+
+}  // namespace gemmtune::tuner

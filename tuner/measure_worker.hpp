@@ -1,0 +1,67 @@
+// Candidates are measured in a child process that owns the CUDA context: a kernel that crashes
+// the context (an illegal address poisons it for good) or hangs costs only that process. The
+// parent never initializes CUDA; it records the outcome, starts a new child and goes on.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache_records.hpp"
+#include "device.hpp"
+#include "nvrtc_compiler.hpp"
+#include "problem.hpp"
+#include "timing.hpp"
+#include "worker_process.hpp"
+
+namespace gemmtune::tuner {
+
+struct MeasureResult {
+  cache::Status status = cache::Status::Ok;
+  std::optional<TimingStats> timing;  // when ok
+  std::optional<int> sm_clock_mhz;
+  std::optional<double> relative_error;  // against cuBLAS, when the check ran
+  std::string error_text;
+};
+
+class MeasureWorker {
+ public:
+  // Starts the worker process; it reports the visible devices. Throws Error with the reason
+  // (no driver, no device) when there is none.
+  explicit MeasureWorker(TimingOptions timing);
+  ~MeasureWorker();
+
+  const std::vector<DeviceInfo>& devices() const { return devices_; }
+  void select_device(int index);
+
+  // Prepares random inputs for `problem` (rotated sets beyond L2, minimal leading dimensions),
+  // runs cuBLAS as the reference and returns cuBLAS's time on them.
+  TimingStats set_problem(const Problem& problem);
+  // The floats every input pointer and leading dimension of the current problem is aligned to.
+  int problem_alignment() const { return problem_alignment_; }
+
+  // Loads, checks against cuBLAS and times one candidate. A crash, a hang past `timeout`, or a
+  // dead worker gives a failed result; the worker is then replaced.
+  MeasureResult measure(const CompiledKernel& compiled, const KernelConfig& config, std::chrono::milliseconds timeout);
+
+  int restarts() const { return restarts_; }
+
+ private:
+  void start();
+  Message request(const Message& message, std::optional<std::chrono::milliseconds> timeout);
+
+  TimingOptions timing_;
+  std::unique_ptr<WorkerProcess> process_;
+  std::vector<DeviceInfo> devices_;
+  std::optional<int> device_index_;
+  std::optional<Problem> problem_;
+  int problem_alignment_ = 1;
+  int restarts_ = 0;
+};
+
+// The loop the measure worker runs.
+int measure_worker_main(const MessageChannel& channel, const TimingOptions& timing);
+
+}  // namespace gemmtune::tuner

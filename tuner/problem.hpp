@@ -1,0 +1,61 @@
+// One GEMM problem as the tuner sees it: the operand layout and the sizes M, N, K. Its text form
+// "nn:4096x4096x4096" is the key of tuned shapes in logs and in the database.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kernel_config.hpp"
+
+namespace gemmtune::tuner {
+
+// Limits on what can be tuned. A dimension above 2^20 is no realistic single-GPU SGEMM; and every
+// matrix (A: M x K, B: K x N, C: M x N) must have fewer than 2^31 elements so that any element
+// index fits in a 32-bit int: kernels may then compute offsets with int arithmetic.
+inline constexpr int kMaxDimension = 1 << 20;
+inline constexpr std::int64_t kMaxMatrixElements = (std::int64_t{1} << 31) - 1;
+
+struct Problem {
+  Layout layout = Layout::NN;
+  int M = 0;
+  int N = 0;
+  int K = 0;
+
+  // 2 * M * N * K (one multiply and one add an inner-product term); double: it passes 2^53 only
+  // far beyond the limits above.
+  double flops() const;
+  // The least global traffic a kernel can have: A and B read once, C written once (beta == 0).
+  double min_bytes() const;
+
+  auto operator<=>(const Problem&) const = default;
+};
+
+// "nn:4096x4096x4096"
+std::string to_string(const Problem& problem);
+
+// The inverse of to_string (layout case-insensitive, 'x' or 'X' between the sizes). Throws
+// std::invalid_argument saying what is wrong, including a violation of the limits above.
+Problem parse_problem(std::string_view text);
+
+// `text` as dimension `name` ("M", "N" or "K"): a decimal integer in 1..kMaxDimension. Throws
+// std::invalid_argument such as "K must be a positive integer, got '-3'".
+int parse_dimension(std::string_view text, std::string_view name);
+
+// "4096x4096x4096" (or with 'X') -> {M, N, K}, each through parse_dimension.
+std::array<int, 3> parse_dimensions(std::string_view text);
+
+// Why the problem cannot be tuned (a size out of 1..kMaxDimension, a matrix of kMaxMatrixElements
+// or more elements), or nullopt when it can.
+std::optional<std::string> problem_limit_violation(const Problem& problem);
+
+// Distance in log space: sqrt of the sum of squared log2 ratios of M, N and K, so that doubling one
+// size is distance 1 whatever the scale. Problems of different layouts are infinitely far apart:
+// a winner for one layout says nothing about another (warm start and nearest-neighbour dispatch
+// both rely on this to never cross layouts).
+double log_distance(const Problem& a, const Problem& b);
+
+}  // namespace gemmtune::tuner

@@ -1,0 +1,360 @@
+#include "tuning_run.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <set>
+
+#include "binary_store.hpp"
+#include "compile_pool.hpp"
+#include "cost_model.hpp"
+#include "device.hpp"
+#include "kernel_family.hpp"
+#include "make_strategy.hpp"
+#include "measure_worker.hpp"
+#include "search_space.hpp"
+#include "tuning_db.hpp"
+
+namespace gemmtune::tuner {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+double seconds_since(SteadyClock::time_point start) {
+  return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+cache::Problem to_cache(const Problem& problem) {
+  return cache::Problem{std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
+}
+
+// The alignment (in floats) of a problem's operands with minimal leading dimensions in
+// cudaMalloc'd buffers: what the tuner's own inputs allow, and so which variants it tunes.
+int natural_alignment(const Problem& problem) {
+  const long long lda = a_is_transposed(problem.layout) ? problem.M : problem.K;
+  const long long ldb = b_is_transposed(problem.layout) ? problem.K : problem.N;
+  for (int align : {4, 2}) {
+    if (lda % align == 0 && ldb % align == 0 && problem.N % align == 0) return align;
+  }
+  return 1;
+}
+
+std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names) {
+  std::vector<const KernelFamily*> families;
+  if (names.empty()) {
+    for (const KernelFamily* family : all_families()) {
+      if (family->tuned_by_default()) families.push_back(family);
+    }
+  } else {
+    for (const std::string& name : names) families.push_back(&find_family(name));
+  }
+  return families;
+}
+
+// Each family's configurations at the widest alignment it has within `alignment`: a narrower
+// variant of the same tiles is never faster on aligned data.
+std::vector<KernelConfig> candidate_space(Layout layout, int alignment, const std::vector<std::string>& family_names) {
+  std::vector<KernelConfig> space;
+  for (const KernelFamily* family : selected_families(family_names)) {
+    for (int align : family->alignments()) {
+      if (align > alignment) continue;
+      for (KernelConfig& config : enumerate_space(*family, layout, align)) space.push_back(std::move(config));
+      break;
+    }
+  }
+  return space;
+}
+
+// Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
+// moved to this problem's alignment where their family allows it.
+std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
+                                           int alignment) {
+  std::vector<std::pair<double, KernelConfig>> nearby;
+  for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
+    if (entry.gpu != gpu || entry.problem.layout != layout_name(problem.layout)) continue;
+    const Problem other{problem.layout, static_cast<int>(entry.problem.m), static_cast<int>(entry.problem.n),
+                        static_cast<int>(entry.problem.k)};
+    if (other == problem) continue;
+    try {
+      KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
+      const std::vector<int> aligns = find_family(config.family).alignments();
+      for (int align : aligns) {
+        if (align <= alignment) {
+          config.align = align;
+          break;
+        }
+      }
+      nearby.emplace_back(log_distance(problem, other), config);
+    } catch (const std::exception&) {
+      // a winner from a family this build no longer has: no seed
+    }
+  }
+  std::sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<KernelConfig> seeds;
+  for (std::size_t i = 0; i < nearby.size() && i < 3; ++i) seeds.push_back(nearby[i].second);
+  return seeds;
+}
+
+// What the database already knows of this (GPU, problem): the best ok time of each kernel, or
+// a failure.
+std::map<std::string, CandidateResult> stored_results(const cache::Database& db, std::int64_t gpu_id,
+                                                      std::int64_t problem_id) {
+  std::map<std::string, CandidateResult> results;
+  for (const cache::MeasurementRow& row : db.measurements_for(gpu_id, problem_id)) {
+    CandidateResult result = row.timing ? CandidateResult::measured(row.timing->median_ms) : CandidateResult::failed();
+    auto [it, inserted] = results.emplace(row.kernel_name, result);
+    if (!inserted && result.ok && (!it->second.ok || result.ms < it->second.ms)) it->second = result;
+  }
+  return results;
+}
+
+std::string params_json(const KernelConfig& config) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [name, value] : config.params) json[name] = value;
+  json["layout"] = std::string(layout_name(config.layout));
+  json["align"] = config.align;
+  return json.dump();
+}
+
+std::string new_run_id() { return "tune-" + cache::now_utc_iso8601(); }
+
+class ProblemTuner {
+ public:
+  ProblemTuner(const TuneOptions& options, cache::Database& db, MeasureWorker& measurer, CompilePool& pool,
+               const DeviceInfo& device, std::int64_t gpu_id, const cache::GpuKey& gpu_key, std::string run_id,
+               RunReport& run)
+      : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
+        gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run) {}
+
+  ProblemReport tune(const Problem& problem, const std::function<void(std::size_t, std::size_t, const std::string&)>& tick) {
+    const auto started = SteadyClock::now();
+    ProblemReport report;
+    report.problem = problem;
+    const std::int64_t problem_id = db_.upsert_problem(to_cache(problem));
+    const TimingStats cublas = measurer_.set_problem(problem);
+    report.cublas_ms = cublas.median_ms;
+    const int alignment = measurer_.problem_alignment();
+
+    SearchSetup setup;
+    setup.space = candidate_space(problem.layout, alignment, options_.families);
+    setup.problem = problem;
+    setup.budget = options_.budget;
+    setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment);
+    setup.device.sm_count = device_.sm_count;
+    setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
+    report.space = setup.space.size();
+    std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
+    const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
+    bool replace_winner = options_.retune;
+
+    // A candidate may take this long before it is killed as hung: generous for a kernel a
+    // hundred times slower than cuBLAS, never below the floor.
+    const auto timeout = std::chrono::milliseconds(static_cast<long long>(
+        1000.0 * std::max(options_.timeout_floor_seconds,
+                          (2 * (options_.timing.warmup_ms + options_.timing.target_ms) + 1000 * cublas.median_ms) / 1000)));
+
+    std::deque<CompiledKernel> ready;
+    std::map<std::string, KernelConfig> config_of;
+    bool search_over = false;
+    auto finish = [&](const KernelConfig& config, const CandidateResult& result, const std::string& message) {
+      strategy->report(config, result);
+      tick(strategy->reported_count(), strategy->planned_count(), message);
+    };
+    while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
+      // Keep the compile workers busy, a little ahead of the measurements.
+      while (!search_over && pool_.has_idle_worker() && ready.size() < 2 * static_cast<std::size_t>(pool_.workers())) {
+        std::optional<KernelConfig> config = strategy->next();
+        if (!config) {
+          search_over = strategy->pending_count() == 0;
+          break;
+        }
+        ++report.candidates;
+        const std::string name = kernel_name(*config);
+        config_of[name] = *config;
+        if (auto found = stored.find(name); found != stored.end()) {
+          ++report.resumed;
+          finish(*config, found->second, name + ": already measured");
+          continue;
+        }
+        if (auto binary = db_.find_binary(binary_key(name, device_.arch()))) {
+          ++run_.cubins_reused;
+          ready.push_back(from_binary(*binary));
+          continue;
+        }
+        pool_.submit(*config);
+      }
+      for (CompileOutcome& outcome : pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0))) {
+        if (outcome.compiled) {
+          db_.store_binary(to_binary(*outcome.compiled));
+          ready.push_back(std::move(*outcome.compiled));
+        } else {
+          record(problem_id, outcome.config, cache::Status::CompileError, outcome.error, {}, std::nullopt, replace_winner);
+          ++report.failed;
+          finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
+        }
+      }
+      if (ready.empty()) continue;
+
+      const CompiledKernel compiled = std::move(ready.front());
+      ready.pop_front();
+      const KernelConfig& config = config_of.at(compiled.kernel_name);
+      MeasureResult result;
+      if (compiled.resources.spills()) {
+        result.status = cache::Status::Spills;
+        result.error_text = "ptxas: " + std::to_string(compiled.resources.spill_store_bytes) + " bytes spill stores, " +
+                            std::to_string(compiled.resources.spill_load_bytes) + " bytes spill loads";
+      } else {
+        result = measurer_.measure(compiled, config, timeout);
+        ++report.measured;
+      }
+      record(problem_id, config, result.status, result.error_text, result.timing, result.relative_error,
+             replace_winner, result.sm_clock_mhz, cublas.median_ms);
+      if (result.status == cache::Status::Ok) {
+        replace_winner = false;
+        finish(config, CandidateResult::measured(result.timing->median_ms),
+               compiled.kernel_name + ": " + std::to_string(result.timing->median_ms) + " ms");
+      } else {
+        ++report.failed;
+        finish(config, CandidateResult::failed(),
+               compiled.kernel_name + ": " + std::string(cache::to_string(result.status)));
+      }
+    }
+    report.winner = db_.winner(gpu_id_, problem_id);
+    report.seconds = seconds_since(started);
+    return report;
+  }
+
+ private:
+  void record(std::int64_t problem_id, const KernelConfig& config, cache::Status status, const std::string& error,
+              const std::optional<TimingStats>& timing, std::optional<double> relative_error, bool replace_winner,
+              std::optional<int> sm_clock = std::nullopt, double cublas_ms = 0) {
+    cache::Measurement measurement;
+    measurement.gpu_id = gpu_id_;
+    measurement.problem_id = problem_id;
+    measurement.config_id = db_.upsert_config(kernel_name(config), config.family, params_json(config));
+    measurement.status = status;
+    if (timing) {
+      measurement.timing = cache::Timing{timing->median_ms, timing->min_ms, timing->max_ms, timing->p10_ms, timing->p90_ms};
+      measurement.repetitions = timing->repetitions;
+    }
+    measurement.sm_clock_mhz = sm_clock;
+    measurement.max_rel_error = relative_error;
+    measurement.error_text = error;
+    measurement.tuner_run = run_id_;
+    std::optional<cache::WinnerUpdate> winner;
+    if (status == cache::Status::Ok) {
+      winner = cache::WinnerUpdate{cublas_ms, replace_winner ? cache::WinnerPolicy::Replace : cache::WinnerPolicy::IfFaster};
+    }
+    db_.record_measurement(measurement, winner);
+  }
+
+  const TuneOptions& options_;
+  cache::Database& db_;
+  MeasureWorker& measurer_;
+  CompilePool& pool_;
+  const DeviceInfo& device_;
+  std::int64_t gpu_id_;
+  cache::GpuKey gpu_key_;
+  std::string run_id_;
+  RunReport& run_;
+};
+
+const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
+  std::string visible;
+  for (const DeviceInfo& device : devices) {
+    if (lower(device.name).find(lower(wanted)) != std::string::npos) return device;
+    visible += (visible.empty() ? "" : ", ") + std::to_string(device.index) + ": " + device.name;
+  }
+  throw Error("no visible GPU matches --gpu '" + wanted + "' (visible: " + visible + ")");
+}
+
+}  // namespace
+
+RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
+  const auto started = SteadyClock::now();
+  RunReport run;
+  // Workers are forked before anything else touches CUDA: the parent never does.
+  MeasureWorker measurer(options.timing);
+  const DeviceInfo& device = match_gpu(measurer.devices(), options.gpu);
+  measurer.select_device(device.index);
+  run.gpu_name = device.name;
+  CompilePool pool(options.jobs, device.arch());
+  cache::Database db = cache::Database::open(options.db_path, cache::OpenMode::ReadWrite);
+  const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
+  const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
+                                                           cuda_version_string(device.runtime_version), nvrtc_version()});
+  spdlog::info("tuning {} problem(s) on {} ({}, {} SMs) into {}; strategy {}, {} compile worker(s)", problems.size(),
+               device.name, device.arch(), device.sm_count, options.db_path, options.strategy, pool.workers());
+  ProblemTuner tuner(options, db, measurer, pool, device, gpu_id, gpu_key, new_run_id(), run);
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const Problem& problem = problems[i];
+    auto tick = [&](std::size_t done, std::size_t planned, const std::string& message) {
+      if (progress) progress(Progress{i, problems.size(), to_string(problem), done, planned, message});
+    };
+    run.problems.push_back(tuner.tune(problem, tick));
+  }
+  run.cubins_compiled = pool.compiled_count();
+  run.worker_restarts = measurer.restarts();
+  run.wall_seconds = seconds_since(started);
+  return run;
+}
+
+RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
+  const auto started = SteadyClock::now();
+  RunReport run;
+  run.gpu_name = "(dry run for " + options.arch + ")";
+  CompilePool pool(options.jobs, options.arch);
+  cache::Database db = cache::Database::open(options.db_path, cache::OpenMode::ReadWrite);
+  // Every distinct candidate over all problems, once.
+  std::vector<KernelConfig> candidates;
+  std::set<std::string> seen;
+  for (const ProblemSpec& problem : problems) {
+    ProblemReport report;
+    report.problem = problem;
+    for (KernelConfig& config : candidate_space(problem.layout, natural_alignment(problem), options.families)) {
+      ++report.space;
+      if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
+    }
+    run.problems.push_back(report);
+  }
+  std::size_t next = 0, done = 0;
+  std::size_t failures = 0;
+  while (done < candidates.size()) {
+    while (next < candidates.size() && pool.has_idle_worker()) {
+      const KernelConfig& config = candidates[next++];
+      if (!options.retune && db.find_binary(binary_key(kernel_name(config), options.arch))) {
+        ++run.cubins_reused;
+        ++done;
+        continue;
+      }
+      pool.submit(config);
+    }
+    for (const CompileOutcome& outcome : pool.collect(std::chrono::milliseconds(200))) {
+      ++done;
+      std::string message = kernel_name(outcome.config);
+      if (outcome.compiled) {
+        db.store_binary(to_binary(*outcome.compiled));
+        message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";
+      } else {
+        ++failures;
+        message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
+        spdlog::warn("{}", message);
+      }
+      if (progress) progress(Progress{0, 1, "all problems", done, candidates.size(), message});
+    }
+  }
+  if (failures > 0) throw Error(std::to_string(failures) + " candidate(s) failed to compile (see the warnings above)");
+  run.cubins_compiled = pool.compiled_count();
+  run.wall_seconds = seconds_since(started);
+  return run;
+}
+
+}  // namespace gemmtune::tuner

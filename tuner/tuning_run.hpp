@@ -1,0 +1,75 @@
+// The driver of `tune`: for each problem, a search strategy proposes configurations, a pool of
+// worker processes compiles them, a measuring process checks each against cuBLAS and times it,
+// and every result (failures too) lands in the database in its own transaction. A re-run skips
+// what is stored, so an interrupted run resumes and loses at most the candidate in flight.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "budget.hpp"
+#include "cache_records.hpp"
+#include "shapes_file.hpp"
+#include "timing.hpp"
+
+namespace gemmtune::tuner {
+
+struct TuneOptions {
+  std::string gpu;                    // part of the device name to tune on (case-insensitive)
+  std::string db_path = "tuned.db";
+  std::string strategy = "guided";
+  Budget budget;                      // per problem
+  int jobs = 1;                       // compile worker processes
+  bool retune = false;                // measure again what the database already has
+  bool dry_run = false;               // compile and store every candidate; no GPU
+  std::string arch;                   // dry run: the arch to compile for
+  std::vector<std::string> families;  // empty: every family tuned by default
+  TimingOptions timing{10.0, 60.0, 5, 200};
+  double timeout_floor_seconds = 10;  // a candidate gets at least this long before it is killed
+};
+
+struct ProblemReport {
+  Problem problem;
+  std::optional<cache::Winner> winner;
+  double cublas_ms = 0;
+  double seconds = 0;             // tuning time of this problem
+  std::size_t candidates = 0;     // handed out by the strategy
+  std::size_t measured = 0;       // measured in this run
+  std::size_t resumed = 0;        // found in the database
+  std::size_t failed = 0;         // in this run, any failure status
+  std::size_t space = 0;
+};
+
+struct RunReport {
+  std::vector<ProblemReport> problems;
+  std::string gpu_name;
+  std::size_t cubins_compiled = 0;
+  std::size_t cubins_reused = 0;    // found in the database
+  double wall_seconds = 0;
+  int worker_restarts = 0;
+};
+
+// A line of progress: "problem i of n", candidates done of planned, and a message.
+struct Progress {
+  std::size_t problem_index = 0;
+  std::size_t problem_count = 0;
+  std::string problem;
+  std::size_t done = 0;
+  std::size_t planned = 0;
+  std::string message;  // the last candidate's outcome
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
+// Tunes every problem on the GPU that matches options.gpu. Throws Error for a GPU that does not
+// match (listing the visible ones) or a database that cannot be opened.
+RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
+                     const ProgressCallback& progress);
+
+// Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
+RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
+                  const ProgressCallback& progress);
+
+}  // namespace gemmtune::tuner
