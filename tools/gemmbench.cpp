@@ -23,6 +23,7 @@
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
+#include "tuning_db.hpp"
 
 namespace gemmtune {
 namespace {
@@ -35,6 +36,7 @@ struct Options {
   float alpha = 1.0f;
   float beta = 1.0f;
   std::string csv_path;
+  std::string db_path;
   double target_ms = 250.0;
 };
 
@@ -58,7 +60,9 @@ double tflops(const Problem& problem, double ms) { return problem.flops() / (ms 
 
 class Bench {
  public:
-  Bench(const DeviceInfo& device, const Options& options) : device_(device), options_(options) {}
+  Bench(const DeviceInfo& device, const Options& options) : device_(device), options_(options) {
+    if (!options.db_path.empty()) db_ = cache::Database::open(options.db_path, cache::OpenMode::ReadOnly);
+  }
 
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
   // its check against cuBLAS.
@@ -118,11 +122,8 @@ class Bench {
 
     bool all_passed = true;
     const int call_align = call_alignment(params_for(sets[0], c_check.data()));
-    int version = 0;
-    for (const KernelFamily* family : all_families()) {
-      const std::string tag = "v" + std::to_string(version++);
-      if (!selected(*family)) continue;
-      const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
+    // Times one configuration after checking it against the reference; false when it failed.
+    auto bench_config = [&](const std::string& tag, const std::string& summary, const KernelConfig& config) {
       const std::string name = kernel_name(config);
       try {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
@@ -132,21 +133,33 @@ class Bench {
         const Comparison check = compare_outputs(c_check.download(stream.get()), reference, problem.M,
                                                  problem.N, ldc, fp32_gemm_tolerance(problem.K));
         if (!check.passed) {
-          all_passed = false;
-          add_failure(table, csv, shape, tag, *family, name, "WRONG: " + check.summary);
-          continue;
+          add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);
+          return false;
         }
         const TimingStats time = time_launches(
             [&](int i) { kernel.launch(params_for(sets[i], sets[i].c.data()), stream.get()); }, set_count,
             stream.get(), timing);
-        add_row(table, csv, shape, tag, family->name(), family->summary(), name, problem, time,
-                cublas_time.median_ms, check.summary);
+        add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
+                check.summary);
+        return true;
       } catch (const std::exception& error) {
-        all_passed = false;
         std::cerr << "gemmbench: " << name << " on " << shape << ": " << error.what() << '\n';
-        add_failure(table, csv, shape, tag, *family, name, std::string("FAILED: ") + first_line(error.what()));
+        add_failure(table, csv, shape, tag, summary, config, std::string("FAILED: ") + first_line(error.what()));
         if (dynamic_cast<const CudaError*>(&error) != nullptr) throw;  // the context may be unusable
+        return false;
       }
+    };
+    int version = 0;
+    for (const KernelFamily* family : all_families()) {
+      const std::string tag = "v" + std::to_string(version++);
+      if (!selected(*family)) continue;
+      const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
+      all_passed = bench_config(tag, std::string(family->summary()), config) && all_passed;
+    }
+    if (std::optional<KernelConfig> tuned = tuned_winner(problem)) {
+      // The winner was tuned on aligned inputs like these; on others, its narrower variant.
+      tuned->align = std::min(tuned->align, pick_alignment(find_family(tuned->family), call_align));
+      all_passed = bench_config("tuned", "tuned winner from " + tuned_db_path(), *tuned) && all_passed;
     }
     return all_passed;
   }
@@ -163,7 +176,7 @@ class Bench {
                std::string_view family, std::string_view summary, const std::string& kernel,
                const Problem& problem, const TimingStats& time, double cublas_ms, const std::string& check) {
     const double percent = 100.0 * cublas_ms / time.median_ms;
-    table.add_row({shape, version, std::string(summary), format_fixed(time.median_ms, 3),
+    table.add_row({shape, version, std::string(summary), kernel, format_fixed(time.median_ms, 3),
                    format_fixed(tflops(problem, time.median_ms), 2), format_fixed(percent, 1), check});
     csv.add_row({shape, version, std::string(family), kernel, format_fixed(time.median_ms, 5),
                  format_fixed(time.p10_ms, 5), format_fixed(time.p90_ms, 5), std::to_string(time.repetitions),
@@ -171,13 +184,28 @@ class Bench {
   }
 
   void add_failure(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
-                   const KernelFamily& family, const std::string& kernel, const std::string& why) {
-    table.add_row({shape, version, std::string(family.summary()), "-", "-", "-", why});
-    csv.add_row({shape, version, std::string(family.name()), kernel, "", "", "", "", "", "", why});
+                   const std::string& summary, const KernelConfig& config, const std::string& why) {
+    table.add_row({shape, version, summary, kernel_name(config), "-", "-", "-", why});
+    csv.add_row({shape, version, config.family, kernel_name(config), "", "", "", "", "", "", why});
   }
+
+  // The database's winner for this problem on this GPU, if --db was given and it has one.
+  std::optional<KernelConfig> tuned_winner(const Problem& problem) const {
+    if (!db_) return std::nullopt;
+    const auto gpu = db_->find_gpu(cache::GpuKey{device_.name, device_.cc_major, device_.cc_minor, device_.sm_count});
+    if (!gpu) return std::nullopt;
+    const auto problem_id = db_->find_problem(
+        cache::Problem{std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K});
+    if (!problem_id) return std::nullopt;
+    const auto winner = db_->winner(gpu->id, *problem_id);
+    if (!winner) return std::nullopt;
+    return parse_kernel_name(winner->kernel_name);
+  }
+  std::string tuned_db_path() const { return db_ ? db_->path() : ""; }
 
   const DeviceInfo& device_;
   const Options& options_;
+  std::optional<cache::Database> db_;
 };
 
 std::vector<Problem> collect_problems(const Options& options) {
@@ -216,7 +244,7 @@ int run(const Options& options) {
             << "\n- commit: " << build_commit() << "\n- alpha " << options.alpha << ", beta " << options.beta
             << "; median of timed runs (CUDA events) after warm-up, inputs rotated over more than 2x L2\n\n";
 
-  TextTable table({"problem", "version", "key change", "ms", "TFLOPS", "% of cuBLAS", "check against cuBLAS"});
+  TextTable table({"problem", "version", "key change", "kernel", "ms", "TFLOPS", "% of cuBLAS", "check against cuBLAS"});
   TextTable csv({"problem", "version", "family", "kernel", "median_ms", "p10_ms", "p90_ms", "repetitions",
                  "tflops", "percent_of_cublas", "check"});
   bool all_passed = true;
@@ -242,7 +270,8 @@ int main(int argc, char** argv) {
   gemmtune::Options options;
   CLI::App app{
       "gemmbench: times cuBLAS (pedantic FP32) and every kernel family with its default configuration\n"
-      "on the same random inputs, checks each result against cuBLAS, and prints a table.\n"
+      "(and, with --db, the tuned winner) on the same random inputs, checks each result against cuBLAS,\n"
+      "and prints a table.\n"
       "Exit code: 0 all checks passed, 1 a kernel failed its check, 2 bad arguments or no GPU."};
   app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
   app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments")
@@ -252,6 +281,8 @@ int main(int argc, char** argv) {
   app.add_option("--families", options.families, "Only these kernel families (default: all)")->delimiter(',');
   app.add_option("--alpha", options.alpha, "alpha")->capture_default_str();
   app.add_option("--beta", options.beta, "beta")->capture_default_str();
+  app.add_option("--db", options.db_path, "Also time the winner tuned for each problem on this GPU in this database")
+      ->check(CLI::ExistingFile);
   app.add_option("--csv", options.csv_path, "Also write every row, with spread and repetitions, as CSV to this file");
   app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
       ->capture_default_str()

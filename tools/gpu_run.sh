@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build with the carried Debian packages (.deps, see
-# ../shared/gpu-machine.md), run every test including [gpu], run the benchmark, print a summary
-# last. Logs and results go to $OUT (default /tmp/gemmtune-out).
+# ../shared/gpu-machine.md), run every test including [gpu], tune the example shapes, run the
+# benchmark (every family, cuBLAS and the tuned winners), print a summary last. Logs and results
+# go to $OUT (default /tmp/gemmtune-out).
 #
-#   GEMMTUNE_COMMIT=<hash> bash tools/gpu_run.sh [gemmbench arguments...]
+#   GEMMTUNE_COMMIT=<hash> [TUNE_SHAPES=file] [TUNE_ARGS="..."] [SKIP_TESTS=1] \
+#     bash tools/gpu_run.sh [gemmbench arguments...]
 #
-# Without arguments the benchmark runs at 4096x4096x4096.
+# Defaults: tune examples/shapes.txt; benchmark 4096x4096x4096 and examples/shapes.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -31,21 +33,38 @@ if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE
   cmake --build "$build" -j"$(nproc)" --target gemmbench test_gpu_kernels >> "$OUT/build.log" 2>&1 || exit 1
 fi
 
-status "testing"
-ctest --test-dir "$build" -j4 --output-on-failure > "$OUT/ctest.log" 2>&1
-test_status=$?
+test_status=skipped
+if [ -z "${SKIP_TESTS:-}" ]; then
+  status "testing"
+  ctest --test-dir "$build" -j4 --output-on-failure > "$OUT/ctest.log" 2>&1
+  test_status=$?
+fi
+
+status "tuning"
+db=/tmp/gemmtune-tuned.db
+rm -f "$db" "$db-wal" "$db-shm"
+# shellcheck disable=SC2086
+"$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" --db "$db" ${TUNE_ARGS:-} \
+  > "$OUT/tune.md" 2> "$OUT/tune.log"
+tune_status=$?
+"$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1
+"$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
+gzip -c "$db" > "$OUT/tuned.db.gz"
 
 status "benchmarking"
 bench_args=("$@")
-[ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096)
-"$build/bin/gemmbench" "${bench_args[@]}" --csv "$OUT/bench.csv" > "$OUT/bench.md" 2> "$OUT/bench.err"
+[ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
+"$build/bin/gemmbench" "${bench_args[@]}" --db "$db" --csv "$OUT/bench.csv" > "$OUT/bench.md" 2> "$OUT/bench.err"
 bench_status=$?
 
 echo
 echo "==================== summary ===================="
 cat "$OUT/nvidia-smi.txt"
-grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest.log" | grep -v "SKIPPED: no usable" | tail -20
+[ -f "$OUT/ctest.log" ] && grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest.log" | tail -20
 echo "ctest exit $test_status"
+tail -5 "$OUT/tune.log"
+cat "$OUT/tune.md"
+echo "tune exit $tune_status"
 cat "$OUT/bench.err"
 cat "$OUT/bench.md"
 echo "gemmbench exit $bench_status; total $(($(date +%s) - started))s"

@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
       "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
       "the database. A re-run skips what is stored, so an interrupted run resumes.\n"
       "Exit codes: 0 done, 2 bad input (flags, shapes file, no matching GPU), 3 failure while running."};
-  app.add_option("--gpu", options.gpu, "Tune on the visible GPU whose name contains this (case-insensitive, e.g. H200)");
+  app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
   app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")

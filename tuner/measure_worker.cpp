@@ -245,7 +245,9 @@ void MeasureWorker::start() {
   const TimingOptions timing = timing_;
   process_ = std::make_unique<WorkerProcess>(
       "measure", [timing](const MessageChannel& channel) { return measure_worker_main(channel, timing); });
-  const Message hello = *process_->channel().receive(std::chrono::minutes(2));
+  const std::optional<Message> greeting = process_->channel().receive(std::chrono::minutes(2));
+  if (!greeting) throw Error("the measure worker did not start within 2 minutes");
+  const Message& hello = *greeting;
   if (hello.contains("error")) throw Error(hello.at("error").get<std::string>());
   devices_.clear();
   for (const Message& device : hello.at("devices")) devices_.push_back(device_from_message(device));

@@ -270,7 +270,7 @@ class ProblemTuner {
 const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
   std::string visible;
   for (const DeviceInfo& device : devices) {
-    if (lower(device.name).find(lower(wanted)) != std::string::npos) return device;
+    if (lower(wanted) == "any" || lower(device.name).find(lower(wanted)) != std::string::npos) return device;
     visible += (visible.empty() ? "" : ", ") + std::to_string(device.index) + ": " + device.name;
   }
   throw Error("no visible GPU matches --gpu '" + wanted + "' (visible: " + visible + ")");

@@ -18,7 +18,7 @@
 namespace gemmtune::tuner {
 
 struct TuneOptions {
-  std::string gpu;                    // part of the device name to tune on (case-insensitive)
+  std::string gpu;                    // part of the device name to tune on (case-insensitive); "any": the first
   std::string db_path = "tuned.db";
   std::string strategy = "guided";
   Budget budget;                      // per problem

@@ -1,0 +1,20 @@
+// Text that goes into the report: HTML escaping and the number formats of tables and axes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gemmtune::report {
+
+// Escapes & < > " ' so that any text (kernel names, GPU names, compile errors) is safe both
+// as element content and inside a quoted attribute value, in HTML and in inline SVG.
+std::string escape_html(std::string_view text);
+
+// printf "%.*f": fixed(2.7, 3) is "2.700".
+std::string fixed(double value, int decimals);
+
+// A short label for an axis tick: "0.01", "2.5", "1000", "1e6", "1e-5" (no trailing zeros,
+// exponent form from 1e6 up and below 1e-3).
+std::string tick_label(double value);
+
+}  // namespace gemmtune::report

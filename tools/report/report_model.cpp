@@ -1,0 +1,70 @@
+#include "report_model.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "tuning_db.hpp"
+
+namespace gemmtune::report {
+
+std::optional<cache::Problem> default_spread_problem(
+    const std::vector<cache::ProblemSummary>& problems) {
+  const cache::ProblemSummary* best = nullptr;
+  for (const cache::ProblemSummary& summary : problems) {
+    if (!best || std::pair(summary.ok, summary.measured) > std::pair(best->ok, best->measured)) {
+      best = &summary;
+    }
+  }
+  if (!best) return std::nullopt;
+  return best->problem;
+}
+
+ReportModel load_report(const cache::Database& db, const ReportOptions& options,
+                        Provenance provenance) {
+  ReportModel model{std::move(provenance), options.spread_parameter, {}};
+  const std::vector<cache::Gpu> all_gpus = db.gpus();
+  const std::vector<cache::Gpu> gpus = db.gpus(options.gpu_name_part);
+  if (gpus.empty() && !all_gpus.empty()) {
+    std::string names;
+    for (const cache::Gpu& gpu : all_gpus) names += (names.empty() ? "" : ", ") + gpu.info.key.name;
+    throw std::runtime_error(db.path() + ": no GPU matches '" + options.gpu_name_part +
+                             "'; the database has: " + names);
+  }
+  const std::vector<cache::ProblemSummary> summaries = db.problem_summaries(options.gpu_name_part);
+  bool requested_problem_found = false;
+
+  for (const cache::Gpu& gpu : gpus) {
+    GpuSection section{gpu.info, {}, std::nullopt, std::nullopt, ""};
+    for (const cache::ProblemSummary& summary : summaries) {
+      if (summary.gpu == gpu.info.key) section.problems.push_back(summary);
+    }
+    section.ceilings = choose_ceilings(gpu.info.key.name, section.problems, options.ceilings);
+
+    const std::optional<cache::Problem> spread_problem =
+        options.spread_problem ? options.spread_problem
+                               : default_spread_problem(section.problems);
+    const std::optional<std::int64_t> problem_id =
+        spread_problem ? db.find_problem(*spread_problem) : std::nullopt;
+    std::vector<cache::MeasurementRow> rows;
+    if (problem_id) rows = db.measurements_for(gpu.id, *problem_id);
+    if (!rows.empty()) {
+      requested_problem_found = true;
+      section.spread = CandidateSpread{*spread_problem, std::move(rows)};
+    } else if (options.spread_problem) {
+      section.spread_note = to_string(*options.spread_problem) + " was not measured on this GPU.";
+    } else {
+      section.spread_note = "Nothing was measured on this GPU yet.";
+    }
+    model.gpus.push_back(std::move(section));
+  }
+  if (options.spread_problem && !requested_problem_found && !model.gpus.empty()) {
+    throw std::runtime_error(db.path() + ": no measurements of " +
+                             to_string(*options.spread_problem) +
+                             (options.gpu_name_part.empty()
+                                  ? std::string()
+                                  : " on a GPU matching '" + options.gpu_name_part + "'"));
+  }
+  return model;
+}
+
+}  // namespace gemmtune::report
