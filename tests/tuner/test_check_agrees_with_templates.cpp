@@ -1,14 +1,22 @@
 // Each family's host check() must refuse exactly the configurations its template's static_asserts
-// refuse. compile_kernel asks check() first, so the refused ones are compiled here directly with
-// NVRTC, from the same embedded sources and name expression compile_kernel uses.
+// refuse. compile_kernel asks check() first, so configurations are compiled here directly with
+// NVRTC, from the same embedded sources and name expressions compile_kernel uses.
 //
 // The configurations: the product of the search values plus values outside them (chosen so that
 // every static_assert fires for some), over the family's alignments plus one it does not take,
-// for layout nn. Compiling all of it would take too long for CI, so a deterministic sample is
-// compiled: a few configurations per reason check() gives, and a spread of the accepted ones.
+// for layout nn. static_asserts are decided by NVRTC's front end, so the agreement is tested with
+// front-end-only compiles (-fdevice-syntax-only), many configurations to a program:
+// - every configuration check() accepts must instantiate without error;
+// - every refused configuration next to an accepted one (one parameter one value away: where a
+//   rule too strict or too lax would show), and a spread of each refusal reason, must fail with
+//   a static assertion;
+// - every static_assert of the template must fire for some configuration, or its rule was not
+//   tested.
+// A spread of the accepted configurations is also compiled for sm_90 all the way to a cubin.
 #include <nvrtc.h>
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -21,27 +29,43 @@ using namespace gemmtune;
 namespace {
 
 constexpr std::size_t kRefusedPerReason = 12;
-constexpr std::size_t kAcceptedOnGrid = 24;
-constexpr std::size_t kAcceptedOffGrid = 12;
+constexpr std::size_t kAcceptedToCubin = 16;
+// Configurations a front-end-only program: accepted ones produce no errors, so many fit; refused
+// ones produce several each, and NVRTC stops after 100 errors (a batch that reaches the limit is
+// split and compiled again).
+constexpr std::size_t kAcceptedBatch = 200;
+constexpr std::size_t kRefusedBatch = 8;
 
 // One nvrtcProgram, destroyed with the object.
 class Program {
  public:
-  Program(const std::string& source, const std::string& name) {
+  explicit Program(const std::string& source) {
     std::vector<const char*> texts, names;
     for (const EmbeddedFile& file : embedded_kernel_files()) {
       names.push_back(file.name.data());  // NUL-terminated by the embedding
       texts.push_back(file.text.data());
     }
-    const nvrtcResult created = nvrtcCreateProgram(&program_, source.c_str(), name.c_str(),
+    const nvrtcResult created = nvrtcCreateProgram(&program_, source.c_str(), "check_agreement.cu",
                                                    static_cast<int>(texts.size()), texts.data(), names.data());
-    if (created != NVRTC_SUCCESS) throw std::runtime_error(std::string("nvrtcCreateProgram: ") + nvrtcGetErrorString(created));
+    if (created != NVRTC_SUCCESS) {
+      throw std::runtime_error(std::string("nvrtcCreateProgram: ") + nvrtcGetErrorString(created));
+    }
   }
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
   ~Program() { nvrtcDestroyProgram(&program_); }
 
-  nvrtcProgram get() const { return program_; }
+  void add_name_expression(const std::string& expression) {
+    const nvrtcResult added = nvrtcAddNameExpression(program_, expression.c_str());
+    if (added != NVRTC_SUCCESS) {
+      throw std::runtime_error("nvrtcAddNameExpression(" + expression + "): " + nvrtcGetErrorString(added));
+    }
+  }
+
+  // Whether it compiled.
+  bool compile(const std::vector<const char*>& options) {
+    return nvrtcCompileProgram(program_, static_cast<int>(options.size()), options.data()) == NVRTC_SUCCESS;
+  }
 
   std::string log() const {
     std::size_t size = 0;
@@ -60,14 +84,38 @@ struct CompileOutcome {
   std::string log;
 };
 
-// What compile_kernel does, minus the check() that would stop a refused configuration.
-CompileOutcome compile_unchecked(const KernelFamily& family, const KernelConfig& config) {
-  Program program("#include \"" + std::string(family.source_file()) + "\"\n", kernel_name(config) + ".cu");
-  const std::string instantiation = family.instantiation(config);
-  REQUIRE(nvrtcAddNameExpression(program.get(), instantiation.c_str()) == NVRTC_SUCCESS);
-  const char* options[] = {"-std=c++17", "--gpu-architecture=sm_90"};
-  const nvrtcResult result = nvrtcCompileProgram(program.get(), 2, options);
-  return {result == NVRTC_SUCCESS, program.log()};
+// Instantiates every configuration in one program; what compile_kernel does, minus the check()
+// that would stop a refused configuration (and, with front_end_only, minus code generation).
+CompileOutcome compile_unchecked(const KernelFamily& family, const std::vector<KernelConfig>& configs,
+                                 bool front_end_only) {
+  Program program("#include \"" + std::string(family.source_file()) + "\"\n");
+  for (const KernelConfig& config : configs) program.add_name_expression(family.instantiation(config));
+  std::vector<const char*> options = {"-std=c++17", "--gpu-architecture=sm_90"};
+  if (front_end_only) options.push_back("-fdevice-syntax-only");
+  const bool compiled = program.compile(options);
+  return {compiled, program.log()};
+}
+
+// How NVRTC names the instantiation in its diagnostics: "BM=8, BN=16, ..., L=gemmtune::Layout::NN,
+// ALIGN=1", the text between "[with " and "]".
+std::string diagnostic_arguments(const KernelConfig& config) {
+  std::string text;
+  for (const auto& [name, value] : config.params) text += name + "=" + std::to_string(value) + ", ";
+  return text + "L=gemmtune::Layout::NN, ALIGN=" + std::to_string(config.align);
+}
+
+struct StaticAssertion {
+  std::string message;
+  std::string arguments;  // diagnostic_arguments of the instantiation it fired in
+};
+
+std::vector<StaticAssertion> static_assertions_in(const std::string& log) {
+  static const std::regex kFired(R"re(static assertion failed with "([^"]*)"[\s\S]*?\[with ([^\]]*)\])re");
+  std::vector<StaticAssertion> found;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), kFired); it != std::sregex_iterator(); ++it) {
+    found.push_back({(*it)[1].str(), (*it)[2].str()});
+  }
+  return found;
 }
 
 // The messages of every static_assert in a template file.
@@ -89,37 +137,46 @@ std::vector<KernelConfig> sample_evenly(const std::vector<KernelConfig>& items, 
   return sample;
 }
 
-bool on_search_grid(const KernelFamily& family, const KernelConfig& config) {
-  for (std::size_t i = 0; i < config.params.size(); ++i) {
-    const std::vector<int>& values = family.params()[i].search_values;
-    if (std::find(values.begin(), values.end(), config.params[i].second) == values.end()) return false;
+std::vector<std::vector<KernelConfig>> batches_of(const std::vector<KernelConfig>& configs, std::size_t size) {
+  std::vector<std::vector<KernelConfig>> batches;
+  for (std::size_t start = 0; start < configs.size(); start += size) {
+    batches.emplace_back(configs.begin() + static_cast<std::ptrdiff_t>(start),
+                         configs.begin() + static_cast<std::ptrdiff_t>(std::min(configs.size(), start + size)));
   }
-  const std::vector<int> aligns = family.alignments();
-  return std::find(aligns.begin(), aligns.end(), config.align) != aligns.end();
+  return batches;
 }
 
-// Every combination of the search values extended by `extra_values`, over the family's
-// alignments plus `extra_aligns`, alignment outermost.
-std::vector<KernelConfig> extended_product(const KernelFamily& family,
-                                           const std::map<std::string, std::vector<int>>& extra_values,
-                                           const std::vector<int>& extra_aligns) {
-  std::vector<std::vector<int>> lists;
+struct Product {
+  std::vector<std::vector<int>> values;  // per parameter, sorted
+  std::vector<int> aligns;
+  std::vector<KernelConfig> configs;     // every combination, alignment outermost
+};
+
+// The search values extended by `extra_values`, over the family's alignments plus `extra_aligns`.
+Product extended_product(const KernelFamily& family, const std::map<std::string, std::vector<int>>& extra_values,
+                         const std::vector<int>& extra_aligns) {
+  Product product;
   for (const ParamSpec& spec : family.params()) {
     std::set<int> values(spec.search_values.begin(), spec.search_values.end());
-    if (auto extra = extra_values.find(spec.name); extra != extra_values.end()) values.insert(extra->second.begin(), extra->second.end());
-    lists.emplace_back(values.begin(), values.end());
+    if (auto extra = extra_values.find(spec.name); extra != extra_values.end()) {
+      values.insert(extra->second.begin(), extra->second.end());
+    }
+    product.values.emplace_back(values.begin(), values.end());
   }
-  std::vector<int> aligns = family.alignments();
-  aligns.insert(aligns.end(), extra_aligns.begin(), extra_aligns.end());
-  std::vector<KernelConfig> product;
-  for (int align : aligns) {
+  const std::set<int> aligns = [&] {
+    std::set<int> all(extra_aligns.begin(), extra_aligns.end());
+    for (int align : family.alignments()) all.insert(align);
+    return all;
+  }();
+  product.aligns.assign(aligns.begin(), aligns.end());
+  for (int align : product.aligns) {
     KernelConfig config = family.default_config(Layout::NN, align);
     const std::function<void(std::size_t)> fill = [&](std::size_t param) {
-      if (param == lists.size()) {
-        product.push_back(config);
+      if (param == product.values.size()) {
+        product.configs.push_back(config);
         return;
       }
-      for (int value : lists[param]) {
+      for (int value : product.values[param]) {
         config.params[param].second = value;
         fill(param + 1);
       }
@@ -129,57 +186,128 @@ std::vector<KernelConfig> extended_product(const KernelFamily& family,
   return product;
 }
 
+// The configurations one step away in the product: one parameter, or the alignment, moved to the
+// next smaller or larger value of its list.
+std::vector<KernelConfig> product_neighbours(const Product& product, const KernelConfig& config) {
+  std::vector<KernelConfig> found;
+  const auto step = [&](const std::vector<int>& list, int current, const std::function<void(int)>& emit) {
+    const auto at = std::find(list.begin(), list.end(), current);
+    if (at != list.begin()) emit(*(at - 1));
+    if (at + 1 != list.end()) emit(*(at + 1));
+  };
+  for (std::size_t p = 0; p < config.params.size(); ++p) {
+    step(product.values[p], config.params[p].second, [&](int value) {
+      found.push_back(config);
+      found.back().params[p].second = value;
+    });
+  }
+  step(product.aligns, config.align, [&](int align) {
+    found.push_back(config);
+    found.back().align = align;
+  });
+  return found;
+}
+
+struct Verdicts {
+  std::vector<std::string> disagreements;
+  std::set<std::string> fired;  // static_assert messages seen
+  std::size_t compiled = 0;
+};
+
+// Accepted configurations must instantiate without any error.
+void expect_accepted(const KernelFamily& family, const std::vector<KernelConfig>& configs, Verdicts& verdicts) {
+  for (const std::vector<KernelConfig>& batch : batches_of(configs, kAcceptedBatch)) {
+    const CompileOutcome outcome = compile_unchecked(family, batch, true);
+    verdicts.compiled += batch.size();
+    if (outcome.compiled) continue;
+    for (const KernelConfig& config : batch) {  // find which
+      const CompileOutcome single = compile_unchecked(family, {config}, true);
+      if (!single.compiled) {
+        verdicts.disagreements.push_back(kernel_name(config) + ": check() accepts, NVRTC fails:\n" + single.log);
+      }
+    }
+  }
+}
+
+// Refused configurations must each fail with a static assertion.
+void expect_refused(const KernelFamily& family, const std::vector<KernelConfig>& configs, Verdicts& verdicts) {
+  for (const std::vector<KernelConfig>& batch : batches_of(configs, kRefusedBatch)) {
+    const CompileOutcome outcome = compile_unchecked(family, batch, true);
+    if (outcome.log.find("Error limit reached") != std::string::npos && batch.size() > 1) {
+      const std::size_t half = batch.size() / 2;
+      expect_refused(family, {batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(half)}, verdicts);
+      expect_refused(family, {batch.begin() + static_cast<std::ptrdiff_t>(half), batch.end()}, verdicts);
+      continue;
+    }
+    verdicts.compiled += batch.size();
+    std::set<std::string> asserted;
+    for (const StaticAssertion& assertion : static_assertions_in(outcome.log)) {
+      verdicts.fired.insert(assertion.message);
+      asserted.insert(assertion.arguments);
+    }
+    for (const KernelConfig& config : batch) {
+      if (!asserted.count(diagnostic_arguments(config))) {
+        verdicts.disagreements.push_back(kernel_name(config) + ": check() refuses (" + *family.check(config) +
+                                         ") but no static assertion fires for it");
+      }
+    }
+  }
+}
+
 void check_agreement(std::string_view family_name, const std::map<std::string, std::vector<int>>& extra_values,
                      const std::vector<int>& extra_aligns) {
   const KernelFamily& family = find_family(family_name);
+  const Product product = extended_product(family, extra_values, extra_aligns);
+  std::set<std::string> accepted_names;
+  std::vector<KernelConfig> accepted;
   std::map<std::string, std::vector<KernelConfig>> refused_by_reason;
-  std::vector<KernelConfig> accepted_on_grid, accepted_off_grid;
-  for (const KernelConfig& config : extended_product(family, extra_values, extra_aligns)) {
+  for (const KernelConfig& config : product.configs) {
     if (std::optional<std::string> reason = family.check(config)) {
       refused_by_reason[*reason].push_back(config);
     } else {
-      (on_search_grid(family, config) ? accepted_on_grid : accepted_off_grid).push_back(config);
+      accepted.push_back(config);
+      accepted_names.insert(kernel_name(config));
     }
   }
-  REQUIRE_FALSE(accepted_on_grid.empty());
+  REQUIRE_FALSE(accepted.empty());
 
-  std::vector<std::string> disagreements;
-  std::set<std::string> fired;  // static_assert messages seen in the logs
-  std::size_t compiled = 0;
+  std::vector<KernelConfig> refused_to_compile;
   for (const auto& [reason, configs] : refused_by_reason) {
-    for (const KernelConfig& config : sample_evenly(configs, kRefusedPerReason)) {
-      const CompileOutcome outcome = compile_unchecked(family, config);
-      ++compiled;
-      if (outcome.compiled || outcome.log.find("static assertion failed") == std::string::npos) {
-        disagreements.push_back(kernel_name(config) + ": check() refuses (" + reason + ") but NVRTC " +
-                                (outcome.compiled ? "compiles it" : "fails without a static assertion:\n" + outcome.log));
-      }
-      static const std::regex kFired(R"re(static assertion failed with "([^"]*)")re");
-      for (auto it = std::sregex_iterator(outcome.log.begin(), outcome.log.end(), kFired); it != std::sregex_iterator(); ++it) {
-        fired.insert((*it)[1].str());
-      }
+    const std::vector<KernelConfig> spread = sample_evenly(configs, kRefusedPerReason);
+    const std::set<std::string> spread_names = [&] {
+      std::set<std::string> names;
+      for (const KernelConfig& config : spread) names.insert(kernel_name(config));
+      return names;
+    }();
+    for (const KernelConfig& config : configs) {
+      const std::vector<KernelConfig> around = product_neighbours(product, config);
+      const bool on_border = std::any_of(around.begin(), around.end(), [&](const KernelConfig& neighbour) {
+        return accepted_names.count(kernel_name(neighbour)) > 0;
+      });
+      if (on_border || spread_names.count(kernel_name(config))) refused_to_compile.push_back(config);
     }
   }
-  for (const std::vector<KernelConfig>* accepted : {&accepted_on_grid, &accepted_off_grid}) {
-    for (const KernelConfig& config :
-         sample_evenly(*accepted, accepted == &accepted_on_grid ? kAcceptedOnGrid : kAcceptedOffGrid)) {
-      const CompileOutcome outcome = compile_unchecked(family, config);
-      ++compiled;
-      if (!outcome.compiled) {
-        disagreements.push_back(kernel_name(config) + ": check() accepts but NVRTC fails:\n" + outcome.log);
-      }
+
+  Verdicts verdicts;
+  expect_accepted(family, accepted, verdicts);
+  expect_refused(family, refused_to_compile, verdicts);
+  for (const KernelConfig& config : sample_evenly(accepted, kAcceptedToCubin)) {
+    const CompileOutcome outcome = compile_unchecked(family, {config}, false);
+    if (!outcome.compiled) {
+      verdicts.disagreements.push_back(kernel_name(config) + ": check() accepts, NVRTC fails generating sm_90 code:\n" +
+                                       outcome.log);
     }
   }
 
   std::string report;
-  for (const std::string& line : disagreements) report += line + "\n";
-  INFO(compiled << " compiled; disagreements:\n" << report);
-  CHECK(disagreements.empty());
+  for (const std::string& line : verdicts.disagreements) report += line + "\n";
+  INFO(product.configs.size() << " configurations, " << accepted.size() << " accepted; compiled "
+                              << verdicts.compiled << "; disagreements:\n" << report);
+  CHECK(verdicts.disagreements.empty());
 
-  // The sample must reach every rule of the template, or agreement on it was not tested.
   for (const std::string& message : static_assert_messages(embedded_kernel_file(family.source_file()))) {
     INFO("static_assert never fired: \"" << message << "\"");
-    CHECK(fired.count(message) == 1);
+    CHECK(verdicts.fired.count(message) == 1);
   }
 }
 

@@ -31,7 +31,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
                              "'; the database has: " + names);
   }
   const std::vector<cache::ProblemSummary> summaries = db.problem_summaries(options.gpu_name_part);
-  bool requested_problem_found = false;
+  bool any_spread = false;
 
   for (const cache::Gpu& gpu : gpus) {
     GpuSection section{gpu.info, {}, std::nullopt, std::nullopt, ""};
@@ -48,7 +48,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
     std::vector<cache::MeasurementRow> rows;
     if (problem_id) rows = db.measurements_for(gpu.id, *problem_id);
     if (!rows.empty()) {
-      requested_problem_found = true;
+      any_spread = true;
       section.spread = CandidateSpread{*spread_problem, std::move(rows)};
     } else if (options.spread_problem) {
       section.spread_note = to_string(*options.spread_problem) + " was not measured on this GPU.";
@@ -57,7 +57,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
     }
     model.gpus.push_back(std::move(section));
   }
-  if (options.spread_problem && !requested_problem_found && !model.gpus.empty()) {
+  if (options.spread_problem && !any_spread && !model.gpus.empty()) {
     throw std::runtime_error(db.path() + ": no measurements of " +
                              to_string(*options.spread_problem) +
                              (options.gpu_name_part.empty()
