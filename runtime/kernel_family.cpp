@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "seed_families.hpp"
+#include "tuned_families.hpp"
 
 namespace gemmtune {
 
@@ -55,7 +56,11 @@ std::string KernelFamily::instantiation(const KernelConfig& config) const {
 }
 
 const std::vector<const KernelFamily*>& all_families() {
-  static const std::vector<const KernelFamily*> families = seed_families();
+  static const std::vector<const KernelFamily*> families = [] {
+    std::vector<const KernelFamily*> all = seed_families();
+    for (const KernelFamily* family : tuned_families()) all.push_back(family);
+    return all;
+  }();
   return families;
 }
 

@@ -37,6 +37,12 @@ class KernelFamily {
   // Whether `tune` searches this family unless told otherwise (the seed chapter's first steps
   // are baselines that never win).
   virtual bool tuned_by_default() const { return true; }
+  // Whether the tuner should measure this configuration on an M x N x K problem on a GPU with
+  // `sm_count` SMs: false for configurations that are correct but cannot be competitive there
+  // (split-K when the output tiles alone fill the GPU, a skinny kernel on a tall problem).
+  virtual bool worth_searching(const KernelConfig& /*config*/, int /*M*/, int /*N*/, int /*K*/, int /*sm_count*/) const {
+    return true;
+  }
   // ALIGN values the template accepts, largest first.
   virtual std::vector<int> alignments() const { return {1}; }
 
@@ -45,6 +51,10 @@ class KernelFamily {
   std::optional<std::string> check(const KernelConfig& config) const;
   // Grid, block and dynamic shared memory for an M x N output.
   virtual LaunchShape launch_shape(const KernelConfig& config, int M, int N) const = 0;
+  // Scratch the kernel needs in GemmParams::workspace, in floats (split-K partial sums and
+  // per-tile arrival counters). The caller zero-fills it once when it allocates it; kernels
+  // leave the counters at zero again when they finish.
+  virtual std::size_t workspace_floats(const KernelConfig& /*config*/, int /*M*/, int /*N*/) const { return 0; }
 
   KernelConfig default_config(Layout layout = Layout::NN, int align = 1) const;
   // The template instantiation NVRTC compiles: "gemmtune::reg2d_sgemm<128, ..., gemmtune::Layout::NN, 1>".

@@ -31,6 +31,11 @@ void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
                 std::to_string(attributes_.numRegs) + " registers a thread it can launch at most " +
                 std::to_string(attributes_.maxThreadsPerBlock));
   }
+  const std::size_t workspace = family_->workspace_floats(config_, params.M, params.N);
+  if (workspace > 0 && (params.workspace == nullptr || params.workspace_floats < static_cast<long long>(workspace))) {
+    throw Error(name_ + ": needs a zero-filled workspace of " + std::to_string(workspace) + " floats for " +
+                describe_call(params, config_.layout) + ", given " + std::to_string(params.workspace_floats));
+  }
   GemmParams args = params;
   void* arg_pointers[] = {&args};
   const std::string context = name_ + " on " + describe_call(params, config_.layout);

@@ -24,6 +24,7 @@
 #include "text_table.hpp"
 #include "timing.hpp"
 #include "tuning_db.hpp"
+#include "workspace.hpp"
 
 namespace gemmtune {
 namespace {
@@ -128,8 +129,14 @@ class Bench {
       try {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+        Workspace workspace;
+        auto params_with_workspace = [&](const OperandSet& set, float* c) {
+          GemmParams params = params_for(set, c);
+          workspace.attach(config, params, stream.get());
+          return params;
+        };
         c_check.copy_from(c_initial, stream.get());
-        kernel.launch(params_for(sets[0], c_check.data()), stream.get());
+        kernel.launch(params_with_workspace(sets[0], c_check.data()), stream.get());
         const Comparison check = compare_outputs(c_check.download(stream.get()), reference, problem.M,
                                                  problem.N, ldc, fp32_gemm_tolerance(problem.K));
         if (!check.passed) {
@@ -137,7 +144,7 @@ class Bench {
           return false;
         }
         const TimingStats time = time_launches(
-            [&](int i) { kernel.launch(params_for(sets[i], sets[i].c.data()), stream.get()); }, set_count,
+            [&](int i) { kernel.launch(params_with_workspace(sets[i], sets[i].c.data()), stream.get()); }, set_count,
             stream.get(), timing);
         add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
                 check.summary);

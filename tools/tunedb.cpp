@@ -1,5 +1,6 @@
-// tunedb: inspects tuning databases. Every database is opened read-only except merge's target,
-// and a missing file is an error (exit code 2), never a new empty database.
+// tunedb: inspects tuning databases and writes the HTML report. Every database is opened
+// read-only except merge's target, and a missing file is an error (exit code 2), never a new
+// empty database.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -15,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
+#include "html_report.hpp"
+#include "report_model.hpp"
 #include "tuning_db_merge.hpp"
 #include "tuning_db.hpp"
 #include "winner_diff.hpp"
@@ -296,6 +300,25 @@ int merge_command(const std::string& into_path, const std::vector<std::string>& 
   return 0;
 }
 
+int report_command(const std::string& db_path, const std::string& out_path,
+                   gemmtune::report::ReportOptions options) {
+  namespace report = gemmtune::report;
+  const Database db = open_read_only(db_path);
+  const report::ReportModel model = report::load_report(
+      db, options, {db_path, gemmtune::utc_date_time(), gemmtune::build_commit()});
+  const std::string html = report::render_report_html(model);
+  std::ofstream file(out_path, std::ios::binary | std::ios::trunc);
+  file << html;
+  file.close();
+  if (!file) {
+    spdlog::error("{}: cannot write the report", out_path);
+    return kExitFailure;
+  }
+  std::cout << "wrote " << out_path << ": " << model.gpus.size() << " GPU(s)"
+            << (model.gpus.empty() ? ", nothing measured yet" : "") << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -303,7 +326,8 @@ int main(int argc, char** argv) {
     spdlog::set_default_logger(spdlog::stderr_color_st("tunedb"));
     spdlog::set_pattern("%n: %^%l%$: %v");
 
-    CLI::App app{"tunedb: lists, shows, exports, compares and merges gemmtune tuning databases.\n"
+    CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning "
+                 "databases.\n"
                  "Databases are opened read-only, except the target of merge."};
     app.footer("Exit codes: 0 done, 1 error, 2 a database file does not exist.");
     app.require_subcommand(1);
@@ -349,6 +373,27 @@ int main(int argc, char** argv) {
     merge->add_option("FROM", from_paths, "databases to merge from (read-only)")->required();
     merge->add_flag("--create", create, "create INTO when it does not exist");
 
+    CLI::App* reporter = app.add_subcommand(
+        "report", "one self-contained HTML file: charts of winners, cuBLAS, roofline, candidates");
+    std::string report_path;
+    std::string report_problem;
+    gemmtune::report::ReportOptions report_options;
+    reporter->add_option("--out", report_path, "HTML file to write")->required();
+    reporter->add_option("--problem", report_problem,
+                         "problem whose candidates to plot (default: the most ok measurements)");
+    reporter->add_option("--gpu", report_options.gpu_name_part,
+                         "only GPUs whose name contains this (case-insensitive)");
+    reporter->add_option("--param", report_options.spread_parameter,
+                         "x of the candidates plot: a parameter or a product, e.g. BK or BM*BN "
+                         "(default: BM*BN if present, else the first parameter)");
+    reporter->add_option("--peak-tflops", report_options.ceilings.peak_tflops,
+                         "roofline compute ceiling (default: built-in table, else observed)")
+        ->check(CLI::PositiveNumber);
+    reporter->add_option("--bandwidth-gbs", report_options.ceilings.bandwidth_gbs,
+                         "roofline memory ceiling in GB/s (default: built-in table, else observed)")
+        ->check(CLI::PositiveNumber);
+    add_db_option(reporter);
+
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -358,6 +403,10 @@ int main(int argc, char** argv) {
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path);
     if (*diff) return diff_command(a_path, b_path);
+    if (*reporter) {
+      if (!report_problem.empty()) report_options.spread_problem = parse_problem(report_problem);
+      return report_command(db_path, report_path, std::move(report_options));
+    }
     return merge_command(into_path, from_paths, create);
   } catch (const NotFoundError& error) {
     spdlog::error("{}", error.what());

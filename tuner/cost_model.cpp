@@ -47,14 +47,18 @@ FamilyTraits traits_of(const KernelConfig& config) {
 
 struct Tile {
   int bm, bn, bk, tm, tn, stages;
+  int split_k = 1;  // K is cut into this many slices, one block each
 };
 
 // One output per thread over a TILE x TILE block is a TILE x TILE x TILE tile with a 1 x 1
-// register tile.
+// register tile. The skinny family's block is MT rows by 4 * NT columns, each thread MT x 4.
 Tile tile_of(const KernelConfig& config) {
   if (auto tile = param(config, "TILE")) return {*tile, *tile, *tile, 1, 1, 1};
+  const int split_k = param(config, "SPLITK").value_or(1);
+  if (auto rows = param(config, "MT")) return {*rows, 4 * param(config, "NT").value_or(32), 128, *rows, 4, 1, split_k};
   return {param(config, "BM").value_or(1), param(config, "BN").value_or(1), param(config, "BK").value_or(8),
-          param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "stages").value_or(1)};
+          param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "STAGES").value_or(1),
+          split_k};
 }
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
@@ -154,7 +158,7 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
   }
 
   // Compute: the busiest SM's blocks, full tiles each, at its share of peak.
-  const double k_padded = static_cast<double>(ceil_div(problem.K, tile.bk) * tile.bk);
+  const double k_padded = static_cast<double>(ceil_div(ceil_div(problem.K, tile.split_k), tile.bk) * tile.bk);
   const double block_flops = 2.0 * tile.bm * tile.bn * k_padded;
   const double sm_flops_per_ms = device.peak_fp32_tflops * 1e9 / device.sm_count;
   const double efficiency = std::min(1.0, calibration(config, device) * analysis.efficiency);

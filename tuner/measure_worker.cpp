@@ -9,6 +9,7 @@
 #include "gemm_call.hpp"
 #include "loaded_kernel.hpp"
 #include "sm_clock.hpp"
+#include "workspace.hpp"
 
 namespace gemmtune::tuner {
 namespace {
@@ -160,11 +161,16 @@ class MeasureSession {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
     }
-    const GemmParams check_params = params_for(sets_[0], c_check_.data());
+    GemmParams check_params = params_for(sets_[0], c_check_.data());
     if (auto reason = can_implement(config, check_params)) return failure(cache::Status::ResourceLimit, *reason);
     try {
+      Workspace workspace;
+      auto with_workspace = [&](GemmParams params) {
+        workspace.attach(config, params, stream_->get());
+        return params;
+      };
       c_check_.copy_from(c_initial_, stream_->get());
-      kernel->launch(check_params, stream_->get());
+      kernel->launch(with_workspace(check_params), stream_->get());
       const std::vector<float> result = c_check_.download(stream_->get());
       const Comparison check =
           compare_outputs(result, reference_, problem_.M, problem_.N, ldc_, fp32_gemm_tolerance(problem_.K));
@@ -174,7 +180,7 @@ class MeasureSession {
         return reply;
       }
       const TimingStats timing = time_launches(
-          [&](int i) { kernel->launch(params_for(sets_[i], sets_[i].c.data()), stream_->get()); },
+          [&](int i) { kernel->launch(with_workspace(params_for(sets_[i], sets_[i].c.data())), stream_->get()); },
           static_cast<int>(sets_.size()), stream_->get(), timing_);
       Message reply{{"status", "ok"}, {"timing", timing_to_message(timing)}, {"relative_error", check.relative_error}};
       if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;

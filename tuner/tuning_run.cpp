@@ -59,14 +59,20 @@ std::vector<const KernelFamily*> selected_families(const std::vector<std::string
   return families;
 }
 
-// Each family's configurations at the widest alignment it has within `alignment`: a narrower
-// variant of the same tiles is never faster on aligned data.
-std::vector<KernelConfig> candidate_space(Layout layout, int alignment, const std::vector<std::string>& family_names) {
+// Each family's configurations at the widest alignment it has within `alignment` (a narrower
+// variant of the same tiles is never faster on aligned data), less those the family says cannot
+// compete on this problem. sm_count 0: keep them all (a dry run compiles everything).
+std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
+                                          const std::vector<std::string>& family_names, int sm_count) {
   std::vector<KernelConfig> space;
   for (const KernelFamily* family : selected_families(family_names)) {
     for (int align : family->alignments()) {
       if (align > alignment) continue;
-      for (KernelConfig& config : enumerate_space(*family, layout, align)) space.push_back(std::move(config));
+      for (KernelConfig& config : enumerate_space(*family, problem.layout, align)) {
+        if (sm_count == 0 || family->worth_searching(config, problem.M, problem.N, problem.K, sm_count)) {
+          space.push_back(std::move(config));
+        }
+      }
       break;
     }
   }
@@ -144,7 +150,7 @@ class ProblemTuner {
     const int alignment = measurer_.problem_alignment();
 
     SearchSetup setup;
-    setup.space = candidate_space(problem.layout, alignment, options_.families);
+    setup.space = candidate_space(problem, alignment, options_.families, device_.sm_count);
     setup.problem = problem;
     setup.budget = options_.budget;
     setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment);
@@ -319,7 +325,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   for (const ProblemSpec& problem : problems) {
     ProblemReport report;
     report.problem = problem;
-    for (KernelConfig& config : candidate_space(problem.layout, natural_alignment(problem), options.families)) {
+    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, 0)) {
       ++report.space;
       if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
     }

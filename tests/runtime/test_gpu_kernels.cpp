@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -14,6 +15,7 @@
 #include "nvrtc_compiler.hpp"
 #include "support/gpu_or_skip.hpp"
 #include "support/host_gemm.hpp"
+#include "workspace.hpp"
 
 namespace gemmtune {
 namespace {
@@ -51,11 +53,32 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
   a_dev.upload(a);
   b_dev.upload(b);
   c_dev.upload(c);
-  const GemmParams params{p.M, p.N, p.K, alpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
-                          c_dev.data() + offset, ldc, nullptr, 0};
+  GemmParams params{p.M, p.N, p.K, alpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
+                    c_dev.data() + offset, ldc, nullptr, 0};
+  Workspace workspace;
+  workspace.attach(kernel.config(), params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
   return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad);
+}
+
+// Every family's default configuration, plus the variants whose code paths differ: split-K,
+// two and four pipeline stages, another warp shape.
+std::vector<KernelConfig> configs_under_test() {
+  std::vector<KernelConfig> configs;
+  for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
+  KernelConfig warptile = find_family("warptile").default_config();
+  for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"STAGES", 2}, {"STAGES", 4}}) {
+    KernelConfig variant = warptile;
+    variant.set(param, value);
+    configs.push_back(variant);
+  }
+  KernelConfig other_warps = warptile;
+  other_warps.set("BK", 16);
+  other_warps.set("WM", 64);
+  other_warps.set("WN", 32);
+  configs.push_back(other_warps);
+  return configs;
 }
 
 }  // namespace
@@ -76,10 +99,14 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
   unsigned seed = 1;
   for (const Shape& shape : kShapes) {
     const HostProblem problem = testing::make_host_problem(shape.M, shape.N, shape.K, seed++);
-    for (const KernelFamily* family : all_families()) {
+    for (const KernelConfig& base : configs_under_test()) {
+      const KernelFamily* family = &find_family(base.family);
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         for (int align : family->alignments()) {
-          const LoadedKernel& kernel = kernel_for(family->default_config(layout, align));
+          KernelConfig config = base;
+          config.layout = layout;
+          config.align = align;
+          const LoadedKernel& kernel = kernel_for(config);
           // Align-1 configurations get misaligned pointers and odd leading dimensions.
           const bool aligned = align > 1;
           for (float beta : {-1.3f, 0.0f}) {
@@ -89,6 +116,33 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
           }
         }
       }
+    }
+  }
+}
+
+TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  KernelConfig config = find_family("warptile").default_config(Layout::NN, 4);
+  config.set("SPLITK", 16);
+  const CompiledKernel compiled = compile_kernel(config, device->arch());
+  const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+  const HostProblem problem = testing::make_host_problem(96, 80, 5000, 7);
+  DeviceBuffer<float> a(problem.a.size()), b(problem.b.size()), c(problem.c0.size());
+  a.upload(problem.a);
+  b.upload(problem.b);
+  GemmParams params{96, 80, 5000, 0.7f, 0.0f, a.data(), 5000, b.data(), 80, c.data(), 80, nullptr, 0};
+  Workspace workspace;
+  workspace.attach(config, params, nullptr);
+  std::vector<float> first;
+  for (int run = 0; run < 5; ++run) {
+    kernel.launch(params, nullptr);
+    const std::vector<float> result = c.download();
+    if (run == 0) {
+      first = result;
+      CHECK(testing::check_result(problem, 0.7f, 0.0f, result, 80, 0, 0.0f) == "");
+    } else {
+      REQUIRE(std::memcmp(result.data(), first.data(), first.size() * sizeof(float)) == 0);
     }
   }
 }

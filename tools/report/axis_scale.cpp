@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gemmtune::report {
 namespace {
@@ -17,8 +18,14 @@ void require_finite(double lo, double hi, const char* what) {
 // Tick values computed as multiples of a step carry rounding noise (0.30000000000000004);
 // rounding to the step's own precision makes them print and compare as written.
 double round_to_step(double value, double step) {
-  const double unit = std::pow(10.0, std::floor(std::log10(step)) - 3);
-  return std::round(value / unit) * unit;
+  const double exponent = std::floor(std::log10(step)) - 3;
+  if (exponent >= 0) {
+    const double unit = std::pow(10.0, exponent);
+    return std::round(value / unit) * unit;
+  }
+  // Dividing by an exact power of ten, not multiplying by an inexact 1e-4, rounds correctly.
+  const double scale = std::pow(10.0, -exponent);
+  return std::round(value * scale) / scale;
 }
 
 }  // namespace
@@ -46,9 +53,16 @@ Interval nice_linear_domain(double lo, double hi, int target_count) {
     lo = half == 0 ? 0 : lo - half;
     hi = half == 0 ? 1 : hi + half;
   }
-  const double step = nice_step(hi - lo, target_count);
-  return {round_to_step(std::floor(lo / step) * step, step),
-          round_to_step(std::ceil(hi / step) * step, step)};
+  // Widening can make the domain long enough for linear_ticks to pick a larger step; widen
+  // again to that step until the ends are ticks (the step only grows, so this ends quickly).
+  Interval domain{lo, hi};
+  for (double step = nice_step(hi - lo, target_count);;) {
+    domain = {round_to_step(std::floor(lo / step) * step, step),
+              round_to_step(std::ceil(hi / step) * step, step)};
+    const double next = nice_step(domain.hi - domain.lo, target_count);
+    if (next <= step * (1 + 1e-9)) return domain;
+    step = next;
+  }
 }
 
 std::vector<double> linear_ticks(Interval domain, int target_count) {
@@ -99,7 +113,10 @@ std::vector<double> log_ticks(Interval domain) {
 
 AxisScale::AxisScale(ScaleKind kind, Interval domain, double pixel_lo, double pixel_hi,
                      std::vector<double> ticks)
-    : kind_(kind), domain_(domain), pixel_lo_(pixel_lo), pixel_hi_(pixel_hi),
+    : kind_(kind),
+      domain_(domain),
+      pixel_lo_(pixel_lo),
+      pixel_hi_(pixel_hi),
       ticks_(std::move(ticks)) {}
 
 AxisScale AxisScale::linear(double data_lo, double data_hi, double pixel_lo, double pixel_hi,
@@ -112,6 +129,18 @@ AxisScale AxisScale::linear(double data_lo, double data_hi, double pixel_lo, dou
 AxisScale AxisScale::log(double data_lo, double data_hi, double pixel_lo, double pixel_hi) {
   const Interval domain = decade_domain(data_lo, data_hi);
   return AxisScale(ScaleKind::Log, domain, pixel_lo, pixel_hi, log_ticks(domain));
+}
+
+AxisScale AxisScale::exact(ScaleKind kind, Interval domain, double pixel_lo, double pixel_hi,
+                           std::vector<double> ticks) {
+  require_finite(domain.lo, domain.hi, "AxisScale::exact");
+  if (!(domain.lo < domain.hi) || (kind == ScaleKind::Log && !(domain.lo > 0))) {
+    throw std::invalid_argument("AxisScale::exact: unusable domain [" + std::to_string(domain.lo) +
+                                ", " + std::to_string(domain.hi) + "]");
+  }
+  AxisScale scale(kind, domain, pixel_lo, pixel_hi, {});
+  scale.set_ticks(std::move(ticks));
+  return scale;
 }
 
 double AxisScale::to_pixel(double value) const {

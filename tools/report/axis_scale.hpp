@@ -15,8 +15,9 @@ struct Interval {
 // The 1, 2 or 5 times a power of ten nearest to range / target_count, so that about
 // target_count steps cover the range. range > 0 and target_count >= 1.
 double nice_step(double range, int target_count);
-// [lo, hi] widened to multiples of nice_step; an empty interval (lo == hi) is widened first
-// (to [0, 1] at zero, else by half its value on each side). Throws for non-finite ends.
+// [lo, hi] widened to multiples of the step linear_ticks picks for the result, so that both
+// ends are ticks; an empty interval (lo == hi) is widened first (to [0, 1] at zero, else by
+// half its value on each side). Throws std::invalid_argument for non-finite ends.
 Interval nice_linear_domain(double lo, double hi, int target_count);
 // The multiples of nice_step(hi - lo, target_count) inside [lo, hi].
 std::vector<double> linear_ticks(Interval domain, int target_count);
@@ -36,6 +37,11 @@ class AxisScale {
   static AxisScale linear(double data_lo, double data_hi, double pixel_lo, double pixel_hi,
                           int target_ticks = 6);
   static AxisScale log(double data_lo, double data_hi, double pixel_lo, double pixel_hi);
+  // Exactly `domain`, labelled at `ticks` (those inside it): for a few discrete values, such
+  // as the parameter values tried, where widening to round numbers only wastes room.
+  // Throws std::invalid_argument for an empty domain, or a log one that is not positive.
+  static AxisScale exact(ScaleKind kind, Interval domain, double pixel_lo, double pixel_hi,
+                         std::vector<double> ticks);
 
   // Throws std::invalid_argument for a value a log scale cannot place (<= 0, not finite).
   double to_pixel(double value) const;

@@ -70,15 +70,9 @@ void draw_legend(SvgCanvas& canvas, double x, double y, const std::vector<Legend
 }
 
 std::vector<PlacedLabel> place_labels(const std::vector<LabelRequest>& requests,
-                                      const PlotArea& area) {
-  struct Box {
-    double left, top, right, bottom;
-    bool overlaps(const Box& other) const {
-      return left < other.right && other.left < right && top < other.bottom && other.top < bottom;
-    }
-  };
+                                      const PlotArea& area, const std::vector<Box>& obstacles) {
   constexpr double kGap = 6;  // between a point and its label
-  std::vector<Box> placed;
+  std::vector<Box> placed = obstacles;
   std::vector<PlacedLabel> result;
   for (const LabelRequest& request : requests) {
     auto box_at = [&](bool right_side, double shift) {

@@ -61,10 +61,21 @@ struct PlacedLabel {
   double baseline = 0;
   bool displaced = false;
 };
+// Something a label must not cover, such as a data marker.
+struct Box {
+  double left = 0;
+  double top = 0;
+  double right = 0;
+  double bottom = 0;
+  bool overlaps(const Box& other) const {
+    return left < other.right && other.left < right && top < other.bottom && other.top < bottom;
+  }
+};
 // Greedy placement in request order: right of the point, left of it, then further up and
-// down on both sides, taking the first position that stays inside `area` and overlaps no
-// label placed before. A label that fits nowhere goes right of its point regardless.
+// down on both sides, taking the first position that stays inside `area` and overlaps
+// neither an obstacle nor a label placed before. A label that fits nowhere goes right of its
+// point regardless.
 std::vector<PlacedLabel> place_labels(const std::vector<LabelRequest>& requests,
-                                      const PlotArea& area);
+                                      const PlotArea& area, const std::vector<Box>& obstacles = {});
 
 }  // namespace gemmtune::report

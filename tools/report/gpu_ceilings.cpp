@@ -47,7 +47,8 @@ std::optional<Ceilings> table_ceilings(std::string_view gpu_name) {
   const std::string name = lower(gpu_name);
   for (const KnownGpu& gpu : kKnownGpus) {
     if (name.find(lower(gpu.name_part)) != std::string::npos) {
-      return Ceilings{{gpu.peak_tflops, gpu.peak_source}, {gpu.bandwidth_gbs, gpu.bandwidth_source}};
+      return Ceilings{{gpu.peak_tflops, gpu.peak_source},
+                      {gpu.bandwidth_gbs, gpu.bandwidth_source}};
     }
   }
   return std::nullopt;
@@ -59,7 +60,8 @@ std::optional<Ceilings> observed_ceilings(const std::vector<cache::ProblemSummar
   for (const cache::ProblemSummary& summary : problems) {
     if (!summary.winner) continue;
     const double intensity = arithmetic_intensity(summary.problem);
-    for (const auto tflops : {std::optional(summary.winner->tflops), summary.winner->cublas_tflops}) {
+    for (const auto tflops :
+         {std::optional(summary.winner->tflops), summary.winner->cublas_tflops}) {
       if (!tflops || !(*tflops > 0)) continue;
       peak_tflops = std::max(peak_tflops, *tflops);
       bandwidth_gbs = std::max(bandwidth_gbs, *tflops * 1000 / intensity);
@@ -67,8 +69,9 @@ std::optional<Ceilings> observed_ceilings(const std::vector<cache::ProblemSummar
   }
   if (peak_tflops == 0) return std::nullopt;
   const std::string hint = " (a lower bound, not the GPU's limit: pass ";
-  return Ceilings{{peak_tflops, "highest TFLOPS measured" + hint + "--peak-tflops)"},
-                  {bandwidth_gbs, "highest bandwidth the measurements imply" + hint + "--bandwidth-gbs)"}};
+  return Ceilings{
+      {peak_tflops, "highest TFLOPS measured" + hint + "--peak-tflops)"},
+      {bandwidth_gbs, "highest bandwidth the measurements imply" + hint + "--bandwidth-gbs)"}};
 }
 
 std::optional<Ceilings> choose_ceilings(std::string_view gpu_name,
@@ -78,7 +81,8 @@ std::optional<Ceilings> choose_ceilings(std::string_view gpu_name,
   if (!known) known = observed_ceilings(problems);
   if (overrides.peak_tflops && overrides.bandwidth_gbs) known.emplace();
   if (!known) return std::nullopt;
-  if (overrides.peak_tflops) known->peak_tflops = {*overrides.peak_tflops, "given with --peak-tflops"};
+  if (overrides.peak_tflops)
+    known->peak_tflops = {*overrides.peak_tflops, "given with --peak-tflops"};
   if (overrides.bandwidth_gbs) {
     known->bandwidth_gbs = {*overrides.bandwidth_gbs, "given with --bandwidth-gbs"};
   }

@@ -1,7 +1,9 @@
 #include "html_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace gemmtune::report {
 
@@ -10,12 +12,23 @@ std::string escape_html(std::string_view text) {
   escaped.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&#39;"; break;
-      default: escaped += c;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '\'':
+        escaped += "&#39;";
+        break;
+      default:
+        escaped += c;
     }
   }
   return escaped;
@@ -25,6 +38,17 @@ std::string fixed(double value, int decimals) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
   return text;
+}
+
+std::string significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value)) return fixed(value, digits - 1);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  // Rounding may carry into the next power of ten (9.9996 -> 10.000): one decimal fewer then.
+  int decimals = std::max(0, digits - 1 - magnitude);
+  if (std::fabs(std::stod(fixed(value, decimals))) >= std::pow(10.0, magnitude + 1)) {
+    decimals = std::max(0, decimals - 1);
+  }
+  return fixed(value, decimals);
 }
 
 std::string tick_label(double value) {

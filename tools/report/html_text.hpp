@@ -13,6 +13,11 @@ std::string escape_html(std::string_view text);
 // printf "%.*f": fixed(2.7, 3) is "2.700".
 std::string fixed(double value, int decimals);
 
+// Fixed-point with `digits` significant digits, trailing zeros kept: significant(2.9, 4) is
+// "2.900", significant(0.0192, 4) "0.01920", significant(23.1, 4) "23.10". For times, whose
+// magnitudes range from microseconds to seconds.
+std::string significant(double value, int digits);
+
 // A short label for an axis tick: "0.01", "2.5", "1000", "1e6", "1e-5" (no trailing zeros,
 // exponent form from 1e6 up and below 1e-3).
 std::string tick_label(double value);

@@ -41,8 +41,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
     section.ceilings = choose_ceilings(gpu.info.key.name, section.problems, options.ceilings);
 
     const std::optional<cache::Problem> spread_problem =
-        options.spread_problem ? options.spread_problem
-                               : default_spread_problem(section.problems);
+        options.spread_problem ? options.spread_problem : default_spread_problem(section.problems);
     const std::optional<std::int64_t> problem_id =
         spread_problem ? db.find_problem(*spread_problem) : std::nullopt;
     std::vector<cache::MeasurementRow> rows;
@@ -58,11 +57,10 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
     model.gpus.push_back(std::move(section));
   }
   if (options.spread_problem && !any_spread && !model.gpus.empty()) {
-    throw std::runtime_error(db.path() + ": no measurements of " +
-                             to_string(*options.spread_problem) +
-                             (options.gpu_name_part.empty()
-                                  ? std::string()
-                                  : " on a GPU matching '" + options.gpu_name_part + "'"));
+    throw std::runtime_error(
+        db.path() + ": no measurements of " + to_string(*options.spread_problem) +
+        (options.gpu_name_part.empty() ? std::string()
+                                       : " on a GPU matching '" + options.gpu_name_part + "'"));
   }
   return model;
 }

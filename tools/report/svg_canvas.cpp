@@ -8,8 +8,8 @@ namespace gemmtune::report {
 namespace {
 
 std::string stroke_attributes(const Stroke& stroke) {
-  std::string attributes = " stroke=\"" + escape_html(stroke.color) + "\" stroke-width=\"" +
-                           pixel(stroke.width) + "\"";
+  std::string attributes =
+      " stroke=\"" + escape_html(stroke.color) + "\" stroke-width=\"" + pixel(stroke.width) + "\"";
   if (stroke.dashed) attributes += " stroke-dasharray=\"6 4\"";
   return attributes;
 }
@@ -53,8 +53,8 @@ void SvgCanvas::polyline(const std::vector<std::pair<double, double>>& points,
   for (const auto& [x, y] : points) {
     coordinates += (coordinates.empty() ? "" : " ") + pixel(x) + "," + pixel(y);
   }
-  body_ += "<polyline points=\"" + coordinates + "\" fill=\"none\"" + stroke_attributes(stroke) +
-           "/>\n";
+  body_ +=
+      "<polyline points=\"" + coordinates + "\" fill=\"none\"" + stroke_attributes(stroke) + "/>\n";
 }
 
 void SvgCanvas::rect(double x, double y, double width, double height, std::string_view fill,
@@ -72,16 +72,15 @@ void SvgCanvas::marker(Marker shape, double x, double y, double radius, std::str
                             " stroke=\"#fff\" stroke-width=\"0.8\"";
   switch (shape) {
     case Marker::Circle:
-      body_ += element("circle",
-                       " cx=\"" + pixel(x) + "\" cy=\"" + pixel(y) + "\" r=\"" + pixel(radius) +
-                           "\"" + paint,
-                       tooltip);
+      body_ += element(
+          "circle",
+          " cx=\"" + pixel(x) + "\" cy=\"" + pixel(y) + "\" r=\"" + pixel(radius) + "\"" + paint,
+          tooltip);
       break;
     case Marker::Square:
       body_ += element("rect",
-                       " x=\"" + pixel(x - radius) + "\" y=\"" + pixel(y - radius) +
-                           "\" width=\"" + pixel(2 * radius) + "\" height=\"" +
-                           pixel(2 * radius) + "\"" + paint,
+                       " x=\"" + pixel(x - radius) + "\" y=\"" + pixel(y - radius) + "\" width=\"" +
+                           pixel(2 * radius) + "\" height=\"" + pixel(2 * radius) + "\"" + paint,
                        tooltip);
       break;
     case Marker::Diamond: {
@@ -96,6 +95,11 @@ void SvgCanvas::marker(Marker shape, double x, double y, double radius, std::str
   }
 }
 
+void SvgCanvas::ring(double x, double y, double radius, const Stroke& stroke) {
+  body_ += "<circle cx=\"" + pixel(x) + "\" cy=\"" + pixel(y) + "\" r=\"" + pixel(radius) +
+           "\" fill=\"none\"" + stroke_attributes(stroke) + "/>\n";
+}
+
 void SvgCanvas::text(double x, double y, std::string_view text, const TextStyle& style) {
   const char* anchor = style.anchor == Anchor::Start    ? "start"
                        : style.anchor == Anchor::Middle ? "middle"
@@ -104,6 +108,7 @@ void SvgCanvas::text(double x, double y, std::string_view text, const TextStyle&
                            pixel(style.size) + "\" fill=\"" + escape_html(style.color) +
                            "\" text-anchor=\"" + anchor + "\"";
   if (style.bold) attributes += " font-weight=\"bold\"";
+  if (style.halo) attributes += " stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"";
   if (style.rotate_degrees != 0) {
     attributes += " transform=\"rotate(" + pixel(style.rotate_degrees) + " " + pixel(x) + " " +
                   pixel(y) + ")\"";
@@ -116,9 +121,8 @@ std::string SvgCanvas::str() const {
   // width and height give the natural size; with the viewBox, CSS may shrink it to the page.
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + pixel(width_) + "\" height=\"" +
          pixel(height_) + "\" viewBox=\"0 0 " + pixel(width_) + " " + pixel(height_) +
-         "\" role=\"img\" aria-label=\"" + description +
-         "\" font-family=\"sans-serif\">\n<title>" + description + "</title>\n" + body_ +
-         "</svg>\n";
+         "\" role=\"img\" aria-label=\"" + description + "\" font-family=\"sans-serif\">\n<title>" +
+         description + "</title>\n" + body_ + "</svg>\n";
 }
 
 }  // namespace gemmtune::report

@@ -23,6 +23,7 @@ struct TextStyle {
   std::string color = "#222";
   double rotate_degrees = 0;  // about the anchor point
   bool bold = false;
+  bool halo = false;  // a white outline, so that a label over lines and dots stays readable
 };
 
 enum class Marker { Circle, Diamond, Square };
@@ -46,6 +47,7 @@ class SvgCanvas {
             std::string_view tooltip = {});
   void marker(Marker shape, double x, double y, double radius, std::string_view fill,
               std::string_view tooltip = {}, double opacity = 1);
+  void ring(double x, double y, double radius, const Stroke& stroke);  // an unfilled circle
   void text(double x, double y, std::string_view text, const TextStyle& style = {});
 
   // The complete <svg> element.

@@ -1,0 +1,104 @@
+// A bandwidth-bound kernel for problems with few rows (M from 1 to about 32): C = op(A) op(B)
+// reads B (K x N) once, so the time is B's bytes over memory bandwidth, not FLOPs.
+//
+// A block owns 4 * NT columns of C and MT rows; its NT x KG threads stream B's rows: thread
+// (tn, tk) reads columns n .. n+3 (one 128-bit load where ALIGN allows) of every KG-th row of the
+// block's K slice, multiplies them with the MT values of A for that row (staged in shared memory,
+// read as broadcasts) and keeps MT x 4 sums in registers. The KG partial sums of each output are
+// then added in a fixed order through shared memory, and the SPLITK slices of K (grid y) are
+// added deterministically (splitk_epilogue.cuh). Rows beyond MT are further blocks (grid z),
+// which read B again: correct for any M, fast only for small M. For a transposed B (stored
+// N x K) the loads are scalar and strided: correct, not fast.
+#pragma once
+
+#include "common.cuh"
+#include "splitk_epilogue.cuh"
+
+namespace gemmtune {
+
+constexpr int kSkinnyKChunk = 128;  // k rows of A staged in shared memory at a time
+
+__host__ __device__ constexpr int skinny_smem_floats(int NT, int KG, int MT) {
+  return kSkinnyKChunk * MT > KG * MT * 4 * NT ? kSkinnyKChunk * MT : KG * MT * 4 * NT;
+}
+
+template <int NT, int KG, int MT, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
+  constexpr int THREADS = NT * KG;
+  constexpr int BN = 4 * NT;
+  static_assert(NT >= 1 && KG >= 1 && THREADS % 32 == 0 && THREADS <= 1024,
+                "skinny: NT * KG threads must be a multiple of 32 and at most 1024");
+  static_assert(MT >= 1 && MT <= 32, "skinny: MT must be 1..32");
+  static_assert(SPLITK >= 1, "skinny: SPLITK must be at least 1");
+  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "skinny: ALIGN must be 1, 2 or 4");
+  static_assert(skinny_smem_floats(NT, KG, MT) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
+
+  extern __shared__ __align__(16) float smem[];  // A's chunk As[k][m], later the KG partial sums
+  const int tid = threadIdx.x;
+  const int tn = tid % NT;
+  const int tk = tid / NT;
+  const int n0 = blockIdx.x * BN;
+  const int m0 = blockIdx.z * MT;
+  const int n = n0 + 4 * tn;
+  const int k_per_slice = (p.K + SPLITK - 1) / SPLITK;
+  const int k_begin = min(p.K, static_cast<int>(blockIdx.y) * k_per_slice);
+  const int k_end = min(p.K, k_begin + k_per_slice);
+
+  float acc[MT][4] = {};
+  for (int kc = k_begin; kc < k_end; kc += kSkinnyKChunk) {
+    const int k_count = min(kSkinnyKChunk, k_end - kc);
+    __syncthreads();  // the previous chunk is consumed
+    for (int e = tid; e < kSkinnyKChunk * MT; e += THREADS) {
+      const int k = e / MT, m = e % MT;
+      smem[e] = k < k_count && m0 + m < p.M ? load_a<L>(p, m0 + m, kc + k) : 0.0f;
+    }
+    __syncthreads();
+    if (n < p.N) {
+#pragma unroll 2
+      for (int k = tk; k < k_count; k += KG) {
+        float4 b;
+        if (!b_is_transposed(L)) {
+          b = load_float4<ALIGN>(p.B + static_cast<long long>(kc + k) * p.ldb + n, p.N - n);
+        } else {
+          const int valid = p.N - n;
+          b = make_float4(load_b<L>(p, kc + k, n), valid > 1 ? load_b<L>(p, kc + k, n + 1) : 0.0f,
+                          valid > 2 ? load_b<L>(p, kc + k, n + 2) : 0.0f, valid > 3 ? load_b<L>(p, kc + k, n + 3) : 0.0f);
+        }
+#pragma unroll
+        for (int m = 0; m < MT; ++m) {
+          const float a = smem[k * MT + m];
+          acc[m][0] += a * b.x;
+          acc[m][1] += a * b.y;
+          acc[m][2] += a * b.z;
+          acc[m][3] += a * b.w;
+        }
+      }
+    }
+  }
+  // Add the KG partial sums of each output in the order tk = 0, 1, ...
+  __syncthreads();
+  float* partial = smem;  // partial[tk][m][c], c = column within the block
+#pragma unroll
+  for (int m = 0; m < MT; ++m)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) partial[(tk * MT + m) * BN + 4 * tn + j] = acc[m][j];
+  __syncthreads();
+  const long long tiles = static_cast<long long>(gridDim.x) * gridDim.z;
+  const long long tile = static_cast<long long>(blockIdx.z) * gridDim.x + blockIdx.x;
+  for (int e = tid; e < MT * BN; e += THREADS) {
+    const int m = m0 + e / BN;
+    const int col = n0 + e % BN;
+    if (m >= p.M || col >= p.N) continue;
+    float sum = 0.0f;
+#pragma unroll
+    for (int g = 0; g < KG; ++g) sum += partial[g * MT * BN + e];
+    if (SPLITK == 1) {
+      store_c(p, m, col, sum);
+    } else {
+      *splitk_partial(p, tiles, blockIdx.y, m, col) = sum;
+    }
+  }
+  if (SPLITK > 1) splitk_finish_tile<MT, BN, THREADS, SPLITK>(p, tile, tiles, m0, n0, tid);
+}
+
+}  // namespace gemmtune

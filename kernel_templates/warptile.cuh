@@ -1,0 +1,206 @@
+// Warp tiling with a multi-stage cp.async pipeline and optional split-K.
+//
+// Block tile BM x BN, split into warp tiles WM x WN; the 32 lanes of a warp form a
+// (WM / TM) x (WN / TN) grid and each lane computes a TM x TN thread tile, taken in 4-wide chunks
+// interleaved across the lanes so that the inner loop's 128-bit shared loads are conflict-free
+// (lanes either read the same address or consecutive 16-byte chunks).
+//
+// STAGES shared-memory buffers are filled by cp.async ahead of use: while the block computes on
+// k tile t, tiles t+1 .. t+STAGES-1 are in flight. A is kept transposed in shared memory
+// (As[k][m]) and B as is (Bs[k][n]), each row padded by 4 floats so that the transposing
+// 4-byte copies of a row-major A (or a transposed B) land in distinct banks. Edge tiles are
+// zero-filled by the copies themselves, so the inner loop never checks bounds.
+//
+// SPLITK > 1 cuts K into SPLITK slices (grid z) whose partial sums are added deterministically
+// (splitk_epilogue.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
+#pragma once
+
+#include "common.cuh"
+#include "cp_async.cuh"
+#include "splitk_epilogue.cuh"
+
+namespace gemmtune {
+
+template <int BM, int BN, int BK, int THREADS, Layout L, int ALIGN>
+struct WarptileLoader {
+  static constexpr int A_LD = BM + 4;
+  static constexpr int B_LD = BN + 4;
+
+  // Copies the BK x BM tile of op(A) at (m0, k0) to As[k * A_LD + m] and the BK x BN tile of
+  // op(B) at (k0, n0) to Bs[k * B_LD + n]; k at or past k_end, m past M, n past N read as zero.
+  static __device__ __forceinline__ void load(float* As, float* Bs, const GemmParams& p, int m0, int n0, int k0,
+                                              int k_end, int tid) {
+    if (a_is_transposed(L)) {  // A stored K x M: copy ALIGN floats along m at a time
+#pragma unroll
+      for (int i = 0; i < BK * BM / ALIGN / THREADS; ++i) {
+        const int chunk = i * THREADS + tid;
+        const int k = chunk / (BM / ALIGN);
+        const int m = chunk % (BM / ALIGN) * ALIGN;
+        const int valid = k0 + k < k_end ? min(max(p.M - m0 - m, 0), ALIGN) : 0;
+        const float* src = valid > 0 ? p.A + static_cast<long long>(k0 + k) * p.lda + m0 + m : p.A;
+        cp_async_zfill<4 * ALIGN>(&As[k * A_LD + m], src, 4 * valid);
+      }
+    } else {  // A stored M x K: one float at a time, transposed on the way (consecutive threads along k)
+#pragma unroll
+      for (int i = 0; i < BM * BK / THREADS; ++i) {
+        const int e = i * THREADS + tid;
+        const int m = e / BK;
+        const int k = e % BK;
+        const bool valid = m0 + m < p.M && k0 + k < k_end;
+        const float* src = valid ? p.A + static_cast<long long>(m0 + m) * p.lda + k0 + k : p.A;
+        cp_async_zfill<4>(&As[k * A_LD + m], src, valid ? 4 : 0);
+      }
+    }
+    if (!b_is_transposed(L)) {  // B stored K x N: ALIGN floats along n at a time
+#pragma unroll
+      for (int i = 0; i < BK * BN / ALIGN / THREADS; ++i) {
+        const int chunk = i * THREADS + tid;
+        const int k = chunk / (BN / ALIGN);
+        const int n = chunk % (BN / ALIGN) * ALIGN;
+        const int valid = k0 + k < k_end ? min(max(p.N - n0 - n, 0), ALIGN) : 0;
+        const float* src = valid > 0 ? p.B + static_cast<long long>(k0 + k) * p.ldb + n0 + n : p.B;
+        cp_async_zfill<4 * ALIGN>(&Bs[k * B_LD + n], src, 4 * valid);
+      }
+    } else {  // B stored N x K: one float at a time, transposed on the way
+#pragma unroll
+      for (int i = 0; i < BN * BK / THREADS; ++i) {
+        const int e = i * THREADS + tid;
+        const int n = e / BK;
+        const int k = e % BK;
+        const bool valid = n0 + n < p.N && k0 + k < k_end;
+        const float* src = valid ? p.B + static_cast<long long>(n0 + n) * p.ldb + k0 + k : p.B;
+        cp_async_zfill<4>(&Bs[k * B_LD + n], src, valid ? 4 : 0);
+      }
+    }
+  }
+};
+
+// Blocks per SM to ask the register allocator for: thread tiles of up to 64 accumulators fit in
+// 128 registers, so 512 threads (16 warps) can share an SM; larger tiles get the registers they
+// need rather than spill.
+__host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_tile) {
+  return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_blocks(32 * (BM / WM) * (BN / WN), TM * TN))
+    warptile_sgemm(GemmParams p) {
+  constexpr int WARPS_N = BN / WN;
+  constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
+  constexpr int LANES_M = WM / TM;
+  constexpr int LANES_N = WN / TN;
+  using Loader = WarptileLoader<BM, BN, BK, THREADS, L, ALIGN>;
+  constexpr int A_LD = Loader::A_LD;
+  constexpr int B_LD = Loader::B_LD;
+  constexpr int STAGE_FLOATS = BK * (A_LD + B_LD);
+  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "warptile: TM and TN must be multiples of 4");
+  static_assert(WM % TM == 0 && WN % TN == 0, "warptile: WM and WN must be multiples of TM and TN");
+  static_assert((WM / TM) * (WN / TN) == 32, "warptile: (WM / TM) * (WN / TN) must be 32, the lanes of a warp");
+  static_assert(BM % WM == 0 && BN % WN == 0, "warptile: BM and BN must be multiples of WM and WN");
+  static_assert(THREADS <= 1024, "warptile: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
+  static_assert(BK >= 1 && STAGES >= 2 && SPLITK >= 1, "warptile: BK >= 1, STAGES >= 2, SPLITK >= 1");
+  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "warptile: ALIGN must be 1, 2 or 4");
+  static_assert((a_is_transposed(L) ? BK * BM / ALIGN : BM * BK) % THREADS == 0,
+                "warptile: the A tile's copies must divide evenly over the threads");
+  static_assert((b_is_transposed(L) ? BN * BK : BK * BN / ALIGN) % THREADS == 0,
+                "warptile: the B tile's copies must divide evenly over the threads");
+  static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "warptile: shared memory must fit in 227 KB");
+
+  extern __shared__ __align__(16) float smem[];
+  const int tid = threadIdx.x;
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int warp_m = warp / WARPS_N;
+  const int warp_n = warp % WARPS_N;
+  const int lane_m = lane / LANES_N;
+  const int lane_n = lane % LANES_N;
+  const int m0 = blockIdx.y * BM;
+  const int n0 = blockIdx.x * BN;
+
+  // This block's slice of K: whole BK tiles, the last slice may be shorter or empty.
+  const int k_per_slice = ((p.K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
+  const int k_begin = min(p.K, static_cast<int>(blockIdx.z) * k_per_slice);
+  const int k_end = min(p.K, k_begin + k_per_slice);
+  const int k_tiles = (k_end - k_begin + BK - 1) / BK;
+
+  float acc[TM][TN] = {};
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) {
+      float* stage = smem + s * STAGE_FLOATS;
+      Loader::load(stage, stage + BK * A_LD, p, m0, n0, k_begin + s * BK, k_end, tid);
+    }
+    cp_async_commit();  // empty groups too, so that the wait below counts the same everywhere
+  }
+  for (int t = 0; t < k_tiles; ++t) {
+    cp_async_wait<STAGES - 2>();  // tile t has landed (for this thread's copies)...
+    __syncthreads();              // ...and everyone's; and everyone is done with tile t - 1's stage
+    const int next = t + STAGES - 1;
+    if (next < k_tiles) {
+      float* stage = smem + next % STAGES * STAGE_FLOATS;
+      Loader::load(stage, stage + BK * A_LD, p, m0, n0, k_begin + next * BK, k_end, tid);
+    }
+    cp_async_commit();
+    const float* As = smem + t % STAGES * STAGE_FLOATS;
+    const float* Bs = As + BK * A_LD;
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a_frag[TM];
+      float b_frag[TN];
+#pragma unroll
+      for (int i = 0; i < TM / 4; ++i) {
+        const float4 a = *reinterpret_cast<const float4*>(&As[k * A_LD + warp_m * WM + (i * LANES_M + lane_m) * 4]);
+        a_frag[4 * i] = a.x;
+        a_frag[4 * i + 1] = a.y;
+        a_frag[4 * i + 2] = a.z;
+        a_frag[4 * i + 3] = a.w;
+      }
+#pragma unroll
+      for (int j = 0; j < TN / 4; ++j) {
+        const float4 b = *reinterpret_cast<const float4*>(&Bs[k * B_LD + warp_n * WN + (j * LANES_N + lane_n) * 4]);
+        b_frag[4 * j] = b.x;
+        b_frag[4 * j + 1] = b.y;
+        b_frag[4 * j + 2] = b.z;
+        b_frag[4 * j + 3] = b.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+  }
+  cp_async_wait<0>();
+
+  // Thread tile element (i, j) is output (row_of(i), col_of(j)).
+  auto row_of = [&](int i) { return m0 + warp_m * WM + ((i / 4) * LANES_M + lane_m) * 4 + i % 4; };
+  auto col_of = [&](int j) { return n0 + warp_n * WN + ((j / 4) * LANES_N + lane_n) * 4 + j % 4; };
+  if (SPLITK == 1) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int m = row_of(i);
+      if (m >= p.M) continue;
+#pragma unroll
+      for (int j = 0; j < TN; j += 4) {
+        const int n = col_of(j);
+        if (n < p.N) {
+          store_c4<ALIGN>(p, m, n, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]), p.N - n);
+        }
+      }
+    }
+  } else {
+    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
+    const long long tile = static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x;
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int m = row_of(i);
+#pragma unroll
+      for (int j = 0; j < TN; ++j) {
+        const int n = col_of(j);
+        if (m < p.M && n < p.N) *splitk_partial(p, tiles, blockIdx.z, m, n) = acc[i][j];
+      }
+    }
+    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, m0, n0, tid);
+  }
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,153 @@
+// sgemm_overhead: the host time of one warm Runtime::sgemm() on a tiny problem, against a bare
+// LoadedKernel::launch of the kernel it selects and against cublasSgemm, as a small table. The
+// target: sgemm() at most 1 us above the bare launch. Exits 2 where there is no GPU.
+//
+//   sgemm_overhead [--db tuned.db] [--size 16]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cuda_handles.hpp"
+#include "device.hpp"
+#include "gemmtune/runtime.hpp"
+#include "kernel_config.hpp"
+#include "loaded_kernel.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace {
+
+using namespace gemmtune;
+
+constexpr int kBatches = 50;
+constexpr int kCallsPerBatch = 200;  // well below the launch queue's depth, so no call waits
+constexpr double kTargetMicroseconds = 1.0;
+
+struct Arguments {
+  std::string db_path;  // empty: no database, default kernels
+  int size = 16;
+};
+
+Arguments parse_arguments(int argc, char** argv) {
+  Arguments arguments;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (std::strcmp(argv[i], "--db") == 0 && has_value) {
+      arguments.db_path = argv[++i];
+    } else if (std::strcmp(argv[i], "--size") == 0 && has_value) {
+      arguments.size = std::atoi(argv[++i]);
+    } else {
+      throw std::invalid_argument(std::string("unknown argument '") + argv[i] +
+                                  "'; usage: sgemm_overhead [--db tuned.db] [--size 16]");
+    }
+  }
+  if (arguments.size < 1) throw std::invalid_argument("--size must be a positive integer");
+  return arguments;
+}
+
+// Median host microseconds a call of each contender takes to return. Batches of calls, each
+// waited for before the next so that the GPU's queue never fills, and the contenders' batches
+// interleaved, so that drift (clocks, other load) falls on all of them alike.
+std::vector<double> host_microseconds(const Stream& stream, const std::vector<std::function<void()>>& contenders) {
+  std::vector<std::vector<double>> per_call(contenders.size());
+  for (const auto& launch : contenders) {  // warm: routes made, kernels loaded, caches filled
+    for (int i = 0; i < kCallsPerBatch; ++i) launch();
+  }
+  stream.synchronize();
+  for (int batch = 0; batch < kBatches; ++batch) {
+    for (std::size_t c = 0; c < contenders.size(); ++c) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < kCallsPerBatch; ++i) contenders[c]();
+      const auto stop = std::chrono::steady_clock::now();
+      stream.synchronize();
+      per_call[c].push_back(std::chrono::duration<double, std::micro>(stop - start).count() / kCallsPerBatch);
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& times : per_call) {
+    std::sort(times.begin(), times.end());
+    medians.push_back(times[times.size() / 2]);
+  }
+  return medians;
+}
+
+int run(const Arguments& arguments) {
+  std::string why_none;
+  const std::optional<DeviceInfo> device = first_device(&why_none);
+  if (!device) {
+    std::cerr << "sgemm_overhead: needs a GPU, and there is none: " << why_none << "\n";
+    return 2;
+  }
+  RuntimeOptions options;
+  options.allow_untuned = true;
+  Runtime runtime;
+  if (Runtime::open(runtime, arguments.db_path, options) != Status::Success) {
+    std::cerr << "sgemm_overhead: " << last_error() << "\n";
+    return 1;
+  }
+
+  const int n = arguments.size;
+  const std::vector<float> ones(static_cast<std::size_t>(n) * n, 1.0f);
+  DeviceBuffer<float> a(ones.size()), b(ones.size()), c(ones.size());
+  a.upload(ones);
+  b.upload(ones);
+  c.upload(ones);
+  const Stream stream;
+  const SgemmCall call{Order::RowMajor, Transpose::No, Transpose::No, n, n, n, 1.0f, a.data(), n, b.data(), n,
+                       0.0f, c.data(), n};
+  Selection selection;
+  if (runtime.plan(call, selection) != Status::Success || selection.backend != Backend::Kernel) {
+    std::cerr << "sgemm_overhead: cannot plan the call: " << last_error() << "\n";
+    return 1;
+  }
+  const KernelConfig config = parse_kernel_name(selection.kernel);
+  const CompiledKernel compiled = compile_kernel(config, device->arch());
+  const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+  const GemmParams params{n, n, n, 1.0f, 0.0f, a.data(), n, b.data(), n, c.data(), n, nullptr, 0};
+  const CublasHandle cublas;
+  GT_CUBLAS(cublasSetStream(cublas.get(), stream.get()));
+  const float alpha = 1.0f, beta = 0.0f;
+
+  const std::vector<double> times = host_microseconds(
+      stream, {[&] { kernel.launch(params, stream.get()); },
+               [&] {
+                 if (runtime.sgemm(call, stream.get()) != Status::Success) throw std::runtime_error(last_error());
+               },
+               [&] {
+                 // Row-major C = A B is column-major C^T = B^T A^T: B first.
+                 GT_CUBLAS(cublasSgemm(cublas.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, b.data(), n,
+                                       a.data(), n, &beta, c.data(), n));
+               }});
+  const double bare = times[0], dispatched = times[1], cublas_us = times[2];
+
+  std::printf("%s, %dx%dx%d, %s\n", device->name.c_str(), n, n, n, describe(selection).c_str());
+  std::printf("| %-28s | %14s | %16s |\n", "call", "host us / call", "vs bare launch");
+  std::printf("|%s|%s|%s|\n", std::string(30, '-').c_str(), std::string(16, '-').c_str(),
+              std::string(18, '-').c_str());
+  const auto row = [&](const char* what, double us) {
+    std::printf("| %-28s | %14.3f | %+16.3f |\n", what, us, us - bare);
+  };
+  row("LoadedKernel::launch (bare)", bare);
+  row("Runtime::sgemm", dispatched);
+  row("cublasSgemm", cublas_us);
+  const double overhead = dispatched - bare;
+  std::printf("sgemm() overhead %.3f us: %s the %.1f us target\n", overhead,
+              overhead <= kTargetMicroseconds ? "within" : "ABOVE", kTargetMicroseconds);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(parse_arguments(argc, argv));
+  } catch (const std::exception& error) {
+    std::cerr << "sgemm_overhead: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,42 @@
+#include "kernel_store.hpp"
+
+#include "dispatch_error.hpp"
+#include "kernel_sources.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace gemmtune::dispatch {
+
+KernelStore::KernelStore(const cache::Database* database, std::string arch)
+    : database_(database), arch_(std::move(arch)) {}
+
+const LoadedKernel& KernelStore::get(const KernelConfig& config) {
+  const std::string name = kernel_name(config);
+  if (auto found = kernels_.find(name); found != kernels_.end()) return *found->second;
+  try {
+    return load(config, name);
+  } catch (const DispatchError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw DispatchError(Status::KernelError, "cannot load " + name + " for " + arch_ + ": " + error.what());
+  }
+}
+
+const LoadedKernel& KernelStore::load(const KernelConfig& config, const std::string& name) {
+  std::optional<cache::Binary> binary;
+  if (database_ != nullptr) {
+    // The key the tuner stores its cubins under (tuner/binary_store.hpp's binary_key).
+    binary = database_->find_binary({name, kernel_sources_hash(), nvrtc_compile_options(), arch_, nvrtc_version()});
+  }
+  std::unique_ptr<LoadedKernel> kernel;
+  if (binary) {
+    kernel = std::make_unique<LoadedKernel>(config, binary->cubin, binary->lowered_name);
+    ++from_database_;
+  } else {
+    const CompiledKernel compiled = compile_kernel(config, arch_);
+    kernel = std::make_unique<LoadedKernel>(config, compiled.cubin, compiled.lowered_name);
+    ++compiled_;
+  }
+  return *kernels_.emplace(name, std::move(kernel)).first->second;
+}
+
+}  // namespace gemmtune::dispatch

@@ -1,0 +1,129 @@
+#include "runtime_impl.hpp"
+
+#include <atomic>
+#include <climits>
+
+#include "dispatch_error.hpp"
+#include "gemm_call.hpp"
+#include "kernel_family.hpp"
+
+namespace gemmtune {
+namespace dispatch {
+namespace {
+
+// The route of this thread's last sgemm, and the Runtime it belongs to (by serial, not by
+// address: a new Runtime may be allocated where a destroyed one was).
+struct LastRoute {
+  std::uint64_t runtime_serial = 0;
+  const Route* route = nullptr;
+};
+thread_local LastRoute t_last_route;
+
+std::atomic<std::uint64_t> g_next_serial{1};
+
+bool lds_fit_int(const GemmParams& p) { return p.lda <= INT_MAX && p.ldb <= INT_MAX && p.ldc <= INT_MAX; }
+
+RouteKey key_of(const RowMajorCall& call) {
+  const GemmParams& p = call.params;
+  return {call.layout, p.M, p.N, p.K, call_alignment(p), lds_fit_int(p)};
+}
+
+}  // namespace
+
+std::size_t RouteKeyHash::operator()(const RouteKey& key) const noexcept {
+  // M, N and K are positive ints: pack them with the small fields, then mix (splitmix64's
+  // finalizer) so that nearby shapes spread over the buckets.
+  std::uint64_t h = static_cast<std::uint64_t>(key.M) << 32 ^ static_cast<std::uint64_t>(key.N);
+  h = h * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(key.K) << 8 |
+                                    static_cast<std::uint64_t>(key.layout) << 4 |
+                                    static_cast<std::uint64_t>(key.align) << 1 | (key.lds_fit_int ? 1u : 0u));
+  h ^= h >> 30;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  h ^= h >> 31;
+  return static_cast<std::size_t>(h);
+}
+
+Runtime open_on_device(const DeviceInfo& device, const std::string& db_path, const RuntimeOptions& options) {
+  const cache::GpuKey gpu{device.name, device.cc_major, device.cc_minor, device.sm_count};
+  TuningSource tuning = load_tuning(db_path, gpu, options.allow_untuned);
+  return Runtime(std::make_unique<Runtime::Impl>(device, std::move(tuning), options));
+}
+
+}  // namespace dispatch
+
+Runtime::Impl::Impl(const DeviceInfo& device, dispatch::TuningSource tuning, const RuntimeOptions& options)
+    : gpu_{device.name, device.cc_major, device.cc_minor, device.sm_count},
+      options_(options),
+      tuning_(std::move(tuning)),
+      serial_(dispatch::g_next_serial.fetch_add(1)),
+      kernels_(tuning_.database ? &*tuning_.database : nullptr, device.arch()) {}
+
+dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
+  if (std::optional<std::string> why = dispatch::invalid_argument(call)) {
+    throw dispatch::DispatchError(Status::InvalidValue, *why);
+  }
+  return dispatch::to_row_major(call);
+}
+
+dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call) const {
+  // cublas_sgemm takes 32-bit leading dimensions.
+  const bool cublas_allowed = options_.prefer_cublas && dispatch::lds_fit_int(call.params);
+  return dispatch::select_kernel(tuning_.table, call, {cublas_allowed});
+}
+
+void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
+  const dispatch::RowMajorCall row_major = checked(call);
+  const dispatch::Route& chosen = route(row_major);
+  dispatch::t_last_route = {serial_, &chosen};
+  if (chosen.kernel == nullptr) {
+    cublas_.sgemm(row_major.layout, row_major.params, stream);
+  } else if (chosen.workspace_floats == 0) {
+    chosen.kernel->launch(row_major.params, stream);
+  } else {
+    GemmParams params = row_major.params;
+    params.workspace = workspaces_.get(stream, chosen.workspace_floats);
+    params.workspace_floats = static_cast<long long>(chosen.workspace_floats);
+    chosen.kernel->launch(params, stream);
+  }
+}
+
+const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) const {
+  const dispatch::RouteKey key = dispatch::key_of(call);
+  {
+    const std::shared_lock lock(routes_mutex_);
+    if (auto found = routes_.find(key); found != routes_.end()) return found->second;
+  }
+  const std::lock_guard miss(miss_mutex_);
+  // Only holders of miss_mutex_ insert, so this second look needs no lock of routes_mutex_.
+  if (auto found = routes_.find(key); found != routes_.end()) return found->second;
+  dispatch::Choice choice = choose(call);
+  const LoadedKernel* kernel = nullptr;
+  std::size_t workspace_floats = 0;
+  if (choice.config) {
+    kernel = &kernels_.get(*choice.config);
+    workspace_floats = find_family(choice.config->family).workspace_floats(*choice.config, key.M, key.N);
+  }
+  const std::unique_lock lock(routes_mutex_);
+  return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, workspace_floats}).first->second;
+}
+
+Selection Runtime::Impl::plan(const SgemmCall& call) const { return choose(checked(call)).selection; }
+
+std::optional<Selection> Runtime::Impl::last_selection() const {
+  const dispatch::LastRoute last = dispatch::t_last_route;
+  if (last.runtime_serial != serial_ || last.route == nullptr) return std::nullopt;
+  return last.route->selection;
+}
+
+RuntimeStats Runtime::Impl::stats() const {
+  const std::lock_guard miss(miss_mutex_);
+  return {kernels_.from_database(), kernels_.compiled(), routes_.size()};
+}
+
+std::string Runtime::Impl::describe() const {
+  return dispatch::describe_gpu(gpu_) + ", " + tuning_.description;
+}
+
+}  // namespace gemmtune

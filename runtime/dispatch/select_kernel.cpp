@@ -1,0 +1,142 @@
+#include "select_kernel.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "dispatch_error.hpp"
+#include "gemm_call.hpp"
+#include "kernel_family.hpp"
+
+namespace gemmtune::dispatch {
+namespace {
+
+ProblemShape shape_of(const tuner::Problem& problem) {
+  return {std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
+}
+
+// `config` at its own alignment or the widest narrower one its family takes, whichever first
+// can serve the call; else nullopt with the refusal at its own alignment in `why_not`.
+std::optional<KernelConfig> serving_variant(const KernelConfig& config, const GemmParams& params,
+                                            std::string& why_not) {
+  for (int align : find_family(config.family).alignments()) {  // largest first
+    if (align > config.align) continue;
+    KernelConfig variant = config;
+    variant.align = align;
+    const std::optional<std::string> refusal = can_implement(variant, params);
+    if (!refusal) return variant;
+    if (why_not.empty()) why_not = *refusal;
+  }
+  return std::nullopt;
+}
+
+// A selection's notes, joined with "; ". Only the first few skipped winners are named: a table
+// of many unusable winners must not make every selection a page long.
+class Notes {
+ public:
+  void add(std::string note) { notes_.push_back(std::move(note)); }
+  void add_skipped(std::string note) {
+    if (skipped_shown_ == kSkippedShown) {
+      ++skipped_hidden_;
+      return;
+    }
+    ++skipped_shown_;
+    add(std::move(note));
+  }
+  std::string joined() const {
+    std::string text;
+    for (const std::string& note : notes_) text += (text.empty() ? "" : "; ") + note;
+    if (skipped_hidden_ > 0) text += "; " + std::to_string(skipped_hidden_) + " more winners skipped";
+    return text;
+  }
+
+ private:
+  static constexpr std::size_t kSkippedShown = 3;
+  std::vector<std::string> notes_;
+  std::size_t skipped_shown_ = 0;
+  std::size_t skipped_hidden_ = 0;
+};
+
+std::string milliseconds(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g ms", ms);
+  return text;
+}
+
+bool cublas_was_faster(const cache::Winner& winner) {
+  return winner.cublas_ms.has_value() && *winner.cublas_ms < winner.median_ms;
+}
+
+// Rule 3: the default configurations, at the widest alignment the call allows.
+Choice default_choice(const RowMajorCall& call, Selection selection, Notes& notes) {
+  for (const char* family_name : {"vectorized", "reg2d"}) {
+    const KernelFamily& family = find_family(family_name);
+    std::string why_not;
+    const KernelConfig widest = family.default_config(call.layout, family.alignments().front());
+    if (std::optional<KernelConfig> variant = serving_variant(widest, call.params, why_not)) {
+      selection.kernel = kernel_name(*variant);
+      selection.note = notes.joined();
+      return {std::move(selection), std::move(variant)};
+    }
+    notes.add(why_not);
+  }
+  throw DispatchError(Status::NotSupported, "no kernel can serve " + to_string(selection.problem) + ": " +
+                                                notes.joined());
+}
+
+}  // namespace
+
+Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const SelectionPolicy& policy) {
+  const tuner::Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
+  Selection selection;
+  selection.problem = shape_of(problem);
+  selection.call_align = call_alignment(call.params);
+
+  // Rules 1 and 2 in one pass: the exact problem is at distance 0, so it ranks first.
+  std::vector<std::pair<double, const TunedProblem*>> ranked;
+  for (const TunedProblem& tuned : table.of_layout(call.layout)) {
+    ranked.emplace_back(tuner::log_distance(problem, tuned.problem), &tuned);
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second->problem < b.second->problem;
+  });
+
+  Notes notes;
+  for (const auto& [distance, tuned] : ranked) {
+    const std::string where = tuner::to_string(tuned->problem);
+    if (!tuned->config) {
+      notes.add_skipped("the winner of " + where + " is unusable: " + tuned->unusable);
+      continue;
+    }
+    std::string why_not;
+    std::optional<KernelConfig> variant = serving_variant(*tuned->config, call.params, why_not);
+    if (!variant) {
+      notes.add_skipped("the winner of " + where + " cannot serve this call: " + why_not);
+      continue;
+    }
+    selection.reason = distance == 0.0 ? Reason::Measured : Reason::Nearest;
+    selection.tuned_problem = shape_of(tuned->problem);
+    selection.distance = distance;
+    if (policy.prefer_cublas && cublas_was_faster(tuned->winner)) {
+      notes.add("cuBLAS was measured faster on " + where + ": " + milliseconds(*tuned->winner.cublas_ms) +
+                " against " + milliseconds(tuned->winner.median_ms) + " for " + tuned->winner.kernel_name);
+      selection.backend = Backend::Cublas;
+      selection.kernel = "cublas";
+      variant.reset();
+    } else {
+      if (variant->align != tuned->config->align) {
+        notes.add("the winner of " + where + " was tuned with align" + std::to_string(tuned->config->align) +
+                  "; this call allows align" + std::to_string(selection.call_align));
+      }
+      selection.kernel = kernel_name(*variant);
+    }
+    selection.note = notes.joined();
+    return {std::move(selection), std::move(variant)};
+  }
+
+  if (ranked.empty()) notes.add("no tuned " + selection.problem.layout + " problem for this GPU");
+  return default_choice(call, std::move(selection), notes);
+}
+
+}  // namespace gemmtune::dispatch

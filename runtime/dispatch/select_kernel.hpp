@@ -1,0 +1,36 @@
+// Which kernel serves a call: the exact tuned problem's winner, else the nearest tuned
+// problem's, else a default. A pure function of the tuning table and the call (no CUDA, no
+// database), so that every rule is tested on any machine.
+#pragma once
+
+#include <optional>
+
+#include "gemmtune/types.hpp"
+#include "kernel_config.hpp"
+#include "row_major_call.hpp"
+#include "tuning_table.hpp"
+
+namespace gemmtune::dispatch {
+
+struct SelectionPolicy {
+  bool prefer_cublas = false;  // RuntimeOptions::prefer_cublas
+};
+
+struct Choice {
+  Selection selection;
+  std::optional<KernelConfig> config;  // what to launch; nullopt: cuBLAS
+};
+
+// The rules, in order (docs/api.md):
+// 1. the winner of the tuned problem with the call's layout, M, N and K;
+// 2. else the winner of the nearest tuned problem of the same layout (tuner::log_distance;
+//    ties: the smaller problem), layouts are never crossed;
+// 3. else the vectorized family's default configuration, else reg2d's.
+// A winner is taken at its own alignment or, when the call's pointers and leading dimensions
+// allow less, at the widest narrower alignment its family offers; never wider than it was
+// measured. A tuned winner that cannot serve the call (can_implement refuses it) is skipped
+// and the note says why. With prefer_cublas, a tuned problem whose recorded cuBLAS time beats
+// its winner's selects cuBLAS. Throws DispatchError(NotSupported) when no kernel can serve.
+Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const SelectionPolicy& policy);
+
+}  // namespace gemmtune::dispatch

@@ -1,0 +1,43 @@
+// Scratch for the kernels that need it (split-K's partial sums and arrival counters), one buffer
+// a stream: calls on one stream run in order and may share a buffer; calls on two streams may
+// run at once and must not. A buffer is zero-filled when allocated (the kernels leave their
+// counters at zero again) and grows when a call needs more.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "cuda_handles.hpp"
+
+namespace gemmtune::dispatch {
+
+class WorkspacePool {
+ public:
+  // A workspace of at least `floats` for the calls on `stream`, valid until the Runtime is
+  // destroyed or a later call on the same stream needs a larger one. Throws CudaError.
+  float* get(cudaStream_t stream, std::size_t floats);
+
+ private:
+  // cudaStreamPerThread is one handle for a different stream in every thread: the thread is
+  // part of the key there (and only there).
+  struct Key {
+    cudaStream_t stream;
+    std::thread::id thread;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const noexcept {
+      return std::hash<cudaStream_t>()(key.stream) ^ std::hash<std::thread::id>()(key.thread);
+    }
+  };
+
+  std::mutex mutex_;
+  std::unordered_map<Key, DeviceBuffer<float>, KeyHash> buffers_;
+};
+
+}  // namespace gemmtune::dispatch

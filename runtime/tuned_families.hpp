@@ -1,0 +1,16 @@
+// The tuned workhorse families beyond the seed chapter (kernel_templates/warptile.cuh, ...).
+#pragma once
+
+#include <vector>
+
+#include "kernel_family.hpp"
+
+namespace gemmtune {
+
+std::vector<const KernelFamily*> tuned_families();
+
+// One function a family, each in its own file.
+const KernelFamily& warptile_family();
+const KernelFamily& skinny_family();
+
+}  // namespace gemmtune

@@ -1,0 +1,92 @@
+// Host side of kernel_templates/warptile.cuh: parameters, legality (the template's
+// static_asserts, rule for rule), launch shape and split-K workspace.
+#include <string>
+
+#include "tuned_families.hpp"
+
+namespace gemmtune {
+namespace {
+
+constexpr int kMaxThreads = 1024;
+constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit; smaller GPUs refuse at load
+
+unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
+
+class WarptileFamily final : public KernelFamily {
+ public:
+  std::string_view name() const override { return "warptile"; }
+  std::string_view summary() const override {
+    return "warp tiling, cp.async multi-stage pipeline, padded conflict-free smem, split-K";
+  }
+  std::string_view source_file() const override { return "warptile.cuh"; }
+  std::string_view kernel_template() const override { return "gemmtune::warptile_sgemm"; }
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  std::vector<int> alignments() const override { return {4, 2, 1}; }
+
+  static int threads(const KernelConfig& c) {
+    return 32 * (c.get("BM") / c.get("WM")) * (c.get("BN") / c.get("WN"));
+  }
+  static long long smem_bytes(const KernelConfig& c) {
+    return 4LL * c.get("STAGES") * c.get("BK") * (c.get("BM") + 4 + c.get("BN") + 4);
+  }
+
+  LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override {
+    return {{ceil_div(N, c.get("BN")), ceil_div(M, c.get("BM")), static_cast<unsigned>(c.get("SPLITK"))},
+            {static_cast<unsigned>(threads(c)), 1, 1},
+            static_cast<std::size_t>(smem_bytes(c))};
+  }
+
+  // Split-K pays only while the output tiles alone leave SMs idle, and only with K to split.
+  bool worth_searching(const KernelConfig& c, int M, int N, int K, int sm_count) const override {
+    const int splitk = c.get("SPLITK");
+    if (splitk == 1) return true;
+    const long long tiles = static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
+    return tiles < sm_count && K >= 2 * splitk * c.get("BK");
+  }
+
+  std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override {
+    const int splitk = c.get("SPLITK");
+    if (splitk == 1) return 0;
+    const long long tiles = static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
+    return static_cast<std::size_t>((tiles + 3) / 4 * 4 + static_cast<long long>(splitk) * M * N);
+  }
+
+ protected:
+  std::optional<std::string> check_params(const KernelConfig& c) const override {
+    auto refuse = [](const std::string& why) { return std::optional<std::string>("warptile: " + why); };
+    const int bm = c.get("BM"), bn = c.get("BN"), bk = c.get("BK"), wm = c.get("WM"), wn = c.get("WN"),
+              tm = c.get("TM"), tn = c.get("TN");
+    if (tm % 4 != 0 || tn % 4 != 0) return refuse("TM and TN must be multiples of 4");
+    if (wm % tm != 0 || wn % tn != 0) return refuse("WM and WN must be multiples of TM and TN");
+    if ((wm / tm) * (wn / tn) != 32) return refuse("(WM / TM) * (WN / TN) must be 32, the lanes of a warp");
+    if (bm % wm != 0 || bn % wn != 0) return refuse("BM and BN must be multiples of WM and WN");
+    const int block_threads = threads(c);
+    if (block_threads > kMaxThreads) return refuse("32 * (BM / WM) * (BN / WN) threads must be at most 1024");
+    const int a_copies = a_is_transposed(c.layout) ? bk * bm / c.align : bm * bk;
+    const int b_copies = b_is_transposed(c.layout) ? bn * bk : bk * bn / c.align;
+    if (a_copies % block_threads != 0) return refuse("the A tile's copies must divide evenly over the threads");
+    if (b_copies % block_threads != 0) return refuse("the B tile's copies must divide evenly over the threads");
+    if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<ParamSpec> params_{{"BM", 128, {64, 128, 256}},
+                                 {"BN", 128, {64, 128, 256}},
+                                 {"BK", 8, {8, 16, 32}},
+                                 {"WM", 32, {16, 32, 64}},
+                                 {"WN", 64, {32, 64, 128}},
+                                 {"TM", 8, {4, 8}},
+                                 {"TN", 8, {4, 8}},
+                                 {"STAGES", 3, {2, 3, 4}},
+                                 {"SPLITK", 1, {1, 4, 16}}};
+};
+
+}  // namespace
+
+const KernelFamily& warptile_family() {
+  static const WarptileFamily warptile;
+  return warptile;
+}
+
+}  // namespace gemmtune
