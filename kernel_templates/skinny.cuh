@@ -3,8 +3,9 @@
 //
 // A block owns 4 * NT columns of C and MT rows; its NT x KG threads stream B's rows: thread
 // (tn, tk) reads columns n .. n+3 (one 128-bit load where ALIGN allows) of every KG-th row of the
-// block's K slice, multiplies them with the MT values of A for that row (staged in shared memory,
-// read as broadcasts) and keeps MT x 4 sums in registers. The KG partial sums of each output are
+// block's K slice, U rows in flight at a time, multiplies them with the MT values of A for that
+// row (staged in shared memory KC rows at a time, read as broadcasts) and keeps MT x 4 sums in
+// registers. Memory-bound code needs many loads in flight (U) and few barriers (large KC). The KG partial sums of each output are
 // then added in a fixed order through shared memory, and the SPLITK slices of K (grid y) are
 // added deterministically (splitk_epilogue.cuh). Rows beyond MT are further blocks (grid z),
 // which read B again: correct for any M, fast only for small M. For a transposed B (stored
@@ -16,22 +17,20 @@
 
 namespace gemmtune {
 
-constexpr int kSkinnyKChunk = 128;  // k rows of A staged in shared memory at a time
-
-__host__ __device__ constexpr int skinny_smem_floats(int NT, int KG, int MT) {
-  return kSkinnyKChunk * MT > KG * MT * 4 * NT ? kSkinnyKChunk * MT : KG * MT * 4 * NT;
+__host__ __device__ constexpr int skinny_smem_floats(int NT, int KG, int MT, int KC) {
+  return KC * MT > KG * MT * 4 * NT ? KC * MT : KG * MT * 4 * NT;
 }
 
-template <int NT, int KG, int MT, int SPLITK, Layout L, int ALIGN>
+template <int NT, int KG, int MT, int KC, int U, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
   constexpr int THREADS = NT * KG;
   constexpr int BN = 4 * NT;
   static_assert(NT >= 1 && KG >= 1 && THREADS % 32 == 0 && THREADS <= 1024,
                 "skinny: NT * KG threads must be a multiple of 32 and at most 1024");
   static_assert(MT >= 1 && MT <= 32, "skinny: MT must be 1..32");
-  static_assert(SPLITK >= 1, "skinny: SPLITK must be at least 1");
+  static_assert(SPLITK >= 1 && KC >= 1 && U >= 1, "skinny: SPLITK, KC and U must be at least 1");
   static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "skinny: ALIGN must be 1, 2 or 4");
-  static_assert(skinny_smem_floats(NT, KG, MT) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
+  static_assert(skinny_smem_floats(NT, KG, MT, KC) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
 
   extern __shared__ __align__(16) float smem[];  // A's chunk As[k][m], later the KG partial sums
   const int tid = threadIdx.x;
@@ -45,16 +44,16 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
   const int k_end = min(p.K, k_begin + k_per_slice);
 
   float acc[MT][4] = {};
-  for (int kc = k_begin; kc < k_end; kc += kSkinnyKChunk) {
-    const int k_count = min(kSkinnyKChunk, k_end - kc);
+  for (int kc = k_begin; kc < k_end; kc += KC) {
+    const int k_count = min(KC, k_end - kc);
     __syncthreads();  // the previous chunk is consumed
-    for (int e = tid; e < kSkinnyKChunk * MT; e += THREADS) {
+    for (int e = tid; e < KC * MT; e += THREADS) {
       const int k = e / MT, m = e % MT;
       smem[e] = k < k_count && m0 + m < p.M ? load_a<L>(p, m0 + m, kc + k) : 0.0f;
     }
     __syncthreads();
     if (n < p.N) {
-#pragma unroll 2
+#pragma unroll U
       for (int k = tk; k < k_count; k += KG) {
         float4 b;
         if (!b_is_transposed(L)) {

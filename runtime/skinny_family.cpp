@@ -9,7 +9,6 @@ namespace gemmtune {
 namespace {
 
 constexpr long long kMaxSmemBytes = 227 * 1024;
-constexpr int kKChunk = 128;  // kSkinnyKChunk in the template
 
 unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 
@@ -23,8 +22,8 @@ class SkinnyFamily final : public KernelFamily {
   std::vector<int> alignments() const override { return {4, 2, 1}; }
 
   static long long smem_bytes(const KernelConfig& c) {
-    const long long nt = c.get("NT"), kg = c.get("KG"), mt = c.get("MT");
-    return 4 * std::max(kKChunk * mt, kg * mt * 4 * nt);
+    const long long nt = c.get("NT"), kg = c.get("KG"), mt = c.get("MT"), kc = c.get("KC");
+    return 4 * std::max(kc * mt, kg * mt * 4 * nt);
   }
 
   LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override {
@@ -60,6 +59,8 @@ class SkinnyFamily final : public KernelFamily {
   std::vector<ParamSpec> params_{{"NT", 32, {16, 32, 64}},
                                  {"KG", 8, {4, 8, 16}},
                                  {"MT", 16, {1, 2, 4, 8, 16, 32}},
+                                 {"KC", 128, {128, 512, 2048}},
+                                 {"U", 2, {2, 4, 8}},
                                  {"SPLITK", 8, {1, 2, 4, 8, 16, 32}}};
 };
 

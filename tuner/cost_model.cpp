@@ -55,7 +55,9 @@ struct Tile {
 Tile tile_of(const KernelConfig& config) {
   if (auto tile = param(config, "TILE")) return {*tile, *tile, *tile, 1, 1, 1};
   const int split_k = param(config, "SPLITK").value_or(1);
-  if (auto rows = param(config, "MT")) return {*rows, 4 * param(config, "NT").value_or(32), 128, *rows, 4, 1, split_k};
+  if (auto rows = param(config, "MT")) {
+    return {*rows, 4 * param(config, "NT").value_or(32), param(config, "KC").value_or(128), *rows, 4, 1, split_k};
+  }
   return {param(config, "BM").value_or(1), param(config, "BN").value_or(1), param(config, "BK").value_or(8),
           param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "STAGES").value_or(1),
           split_k};
