@@ -57,6 +57,9 @@ bench_args=("$@")
 "$build/bin/gemmbench" "${bench_args[@]}" --db "$db" --csv "$OUT/bench.csv" > "$OUT/bench.md" 2> "$OUT/bench.err"
 bench_status=$?
 
+status "call overhead"
+"$build/bin/sgemm_overhead" > "$OUT/overhead.md" 2>&1
+
 echo
 echo "==================== summary ===================="
 cat "$OUT/nvidia-smi.txt"
@@ -67,6 +70,7 @@ cat "$OUT/tune.md"
 echo "tune exit $tune_status"
 cat "$OUT/bench.err"
 cat "$OUT/bench.md"
+cat "$OUT/overhead.md"
 echo "gemmbench exit $bench_status; total $(($(date +%s) - started))s"
 
 # At most 8 files come back from the GPU machine: the tables as they are, everything else packed.
