@@ -95,6 +95,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   constexpr int STAGE_FLOATS = BK * (A_LD + B_LD);
   static_assert(TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "warptile: TM and TN must be multiples of 4");
   static_assert(WM % TM == 0 && WN % TN == 0, "warptile: WM and WN must be multiples of TM and TN");
+  static_assert(TM * TN <= 128, "warptile: a thread tile of more than 128 accumulators cannot stay in registers");
   static_assert((WM / TM) * (WN / TN) == 32, "warptile: (WM / TM) * (WN / TN) must be 32, the lanes of a warp");
   static_assert(BM % WM == 0 && BN % WN == 0, "warptile: BM and BN must be multiples of WM and WN");
   static_assert(THREADS <= 1024, "warptile: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
