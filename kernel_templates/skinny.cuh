@@ -28,7 +28,6 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
   static_assert(NT >= 1 && KG >= 1 && THREADS % 32 == 0 && THREADS <= 1024,
                 "skinny: NT * KG threads must be a multiple of 32 and at most 1024");
   static_assert(MT >= 1 && MT <= 32, "skinny: MT must be 1..32");
-  static_assert(SPLITK >= 1 && KC >= 1 && U >= 1, "skinny: SPLITK, KC and U must be at least 1");
   static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "skinny: ALIGN must be 1, 2 or 4");
   static_assert(skinny_smem_floats(NT, KG, MT, KC) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
 

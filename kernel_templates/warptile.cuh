@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   static_assert((WM / TM) * (WN / TN) == 32, "warptile: (WM / TM) * (WN / TN) must be 32, the lanes of a warp");
   static_assert(BM % WM == 0 && BN % WN == 0, "warptile: BM and BN must be multiples of WM and WN");
   static_assert(THREADS <= 1024, "warptile: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-  static_assert(BK >= 1 && STAGES >= 2 && SPLITK >= 1, "warptile: BK >= 1, STAGES >= 2, SPLITK >= 1");
+  static_assert(STAGES >= 2, "warptile: STAGES must be at least 2 (one stage computes while the next loads)");
   static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "warptile: ALIGN must be 1, 2 or 4");
   static_assert((a_is_transposed(L) ? BK * BM / ALIGN : BM * BK) % THREADS == 0,
                 "warptile: the A tile's copies must divide evenly over the threads");

@@ -57,6 +57,7 @@ class WarptileFamily final : public KernelFamily {
     const int bm = c.get("BM"), bn = c.get("BN"), bk = c.get("BK"), wm = c.get("WM"), wn = c.get("WN"),
               tm = c.get("TM"), tn = c.get("TN");
     if (tm % 4 != 0 || tn % 4 != 0) return refuse("TM and TN must be multiples of 4");
+    if (c.get("STAGES") < 2) return refuse("STAGES must be at least 2 (one stage computes while the next loads)");
     if (tm * tn > 128) return refuse("a thread tile of more than 128 accumulators cannot stay in registers");
     if (wm % tm != 0 || wn % tn != 0) return refuse("WM and WN must be multiples of TM and TN");
     if ((wm / tm) * (wn / tn) != 32) return refuse("(WM / TM) * (WN / TN) must be 32, the lanes of a warp");

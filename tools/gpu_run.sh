@@ -4,7 +4,7 @@
 # benchmark (every family, cuBLAS and the tuned winners), print a summary last. Logs and results
 # go to $OUT (default /tmp/gemmtune-out).
 #
-#   GEMMTUNE_COMMIT=<hash> [TUNE_SHAPES=file] [TUNE_ARGS="..."] [SKIP_TESTS=1] \
+#   GEMMTUNE_COMMIT=<hash> [TUNE_SHAPES=file] [TUNE_ARGS="..."] [TUNE_SECONDS=240] [BENCH_SECONDS=180] [SKIP_TESTS=1] \
 #     bash tools/gpu_run.sh [gemmbench arguments...]
 #
 # Defaults: tune examples/shapes.txt; benchmark 4096x4096x4096 and examples/shapes.txt.
@@ -43,9 +43,11 @@ fi
 status "tuning"
 db=/tmp/gemmtune-tuned.db
 rm -f "$db" "$db-wal" "$db-shm"
+# The device call has a 10-minute limit: tuning gets TUNE_SECONDS (default 240) at most; each
+# problem's result is logged as it ends, so a cut-short run still reports what it finished.
 # shellcheck disable=SC2086
-"$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" --db "$db" ${TUNE_ARGS:-} \
-  > "$OUT/tune.md" 2> "$OUT/tune.log"
+timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
+  --db "$db" --quiet ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
 tune_status=$?
 "$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1
 "$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
@@ -54,7 +56,8 @@ gzip -c "$db" > "$OUT/tuned.db.gz"
 status "benchmarking"
 bench_args=("$@")
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
-"$build/bin/gemmbench" "${bench_args[@]}" --db "$db" --csv "$OUT/bench.csv" > "$OUT/bench.md" 2> "$OUT/bench.err"
+timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" --db "$db" --csv "$OUT/bench.csv" \
+  > "$OUT/bench.md" 2> "$OUT/bench.err"
 bench_status=$?
 
 status "call overhead"
@@ -65,7 +68,7 @@ echo "==================== summary ===================="
 cat "$OUT/nvidia-smi.txt"
 [ -f "$OUT/ctest.log" ] && grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest.log" | tail -20
 echo "ctest exit $test_status"
-tail -3 "$OUT/tune.log"
+grep -E "winner|no candidate|error|Error" "$OUT/tune.log" | tail -25
 cat "$OUT/tune.md"
 echo "tune exit $tune_status"
 cat "$OUT/bench.err"

@@ -167,9 +167,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_flag("-v,--verbose", verbose, "Log every candidate");
-  app.add_flag("-q,--quiet", quiet, "Only warnings, errors and the final table");
+  app.add_flag("-q,--quiet", quiet, "No progress: only each problem's result, warnings, errors and the final table");
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::warn : spdlog::level::info);
+  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);  // --quiet silences the progress only
   spdlog::set_default_logger(spdlog::default_logger()->clone("tune"));
 
   try {

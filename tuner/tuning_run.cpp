@@ -109,6 +109,18 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
   return seeds;
 }
 
+// The default configuration of each family present in `space`, at the alignment the space has
+// for that family.
+std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space) {
+  std::vector<KernelConfig> defaults;
+  std::set<std::string> families;
+  for (const KernelConfig& config : space) {
+    if (!families.insert(config.family).second) continue;
+    defaults.push_back(find_family(config.family).default_config(config.layout, config.align));
+  }
+  return defaults;
+}
+
 // What the database already knows of this (GPU, problem): the best ok time of each kernel, or
 // a failure.
 std::map<std::string, CandidateResult> stored_results(const cache::Database& db, std::int64_t gpu_id,
@@ -153,7 +165,10 @@ class ProblemTuner {
     setup.space = candidate_space(problem, alignment, options_.families, device_.sm_count);
     setup.problem = problem;
     setup.budget = options_.budget;
+    // Seeds: the nearest tuned problems' winners, then every family's default configuration, so
+    // that a search misled by the cost model still never ends worse than a default.
     setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment);
+    for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
     report.space = setup.space.size();
@@ -306,6 +321,14 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
       if (progress) progress(Progress{i, problems.size(), to_string(problem), done, planned, message});
     };
     run.problems.push_back(tuner.tune(problem, tick));
+    const ProblemReport& done = run.problems.back();
+    if (done.winner) {  // logged as each problem ends, so a run cut short still shows its results
+      spdlog::info("{}: winner {} {:.4f} ms, cuBLAS {:.4f} ms ({:.3f}x), {:.1f} s", to_string(problem),
+                   done.winner->kernel_name, done.winner->median_ms, done.cublas_ms,
+                   done.cublas_ms / done.winner->median_ms, done.seconds);
+    } else {
+      spdlog::warn("{}: no candidate succeeded ({} failed), {:.1f} s", to_string(problem), done.failed, done.seconds);
+    }
   }
   run.cubins_compiled = pool.compiled_count();
   run.worker_restarts = measurer.restarts();

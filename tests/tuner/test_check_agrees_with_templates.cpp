@@ -153,11 +153,15 @@ struct Product {
 };
 
 // The search values extended by `extra_values`, over the family's alignments plus `extra_aligns`.
+// `narrowed` replaces a parameter's search values outright, for families whose full product
+// would take too long to compile (every rule must still be reachable from what is left).
 Product extended_product(const KernelFamily& family, const std::map<std::string, std::vector<int>>& extra_values,
-                         const std::vector<int>& extra_aligns) {
+                         const std::vector<int>& extra_aligns,
+                         const std::map<std::string, std::vector<int>>& narrowed = {}) {
   Product product;
   for (const ParamSpec& spec : family.params()) {
     std::set<int> values(spec.search_values.begin(), spec.search_values.end());
+    if (auto only = narrowed.find(spec.name); only != narrowed.end()) values = {only->second.begin(), only->second.end()};
     if (auto extra = extra_values.find(spec.name); extra != extra_values.end()) {
       values.insert(extra->second.begin(), extra->second.end());
     }
@@ -255,9 +259,10 @@ void expect_refused(const KernelFamily& family, const std::vector<KernelConfig>&
 }
 
 void check_agreement(std::string_view family_name, const std::map<std::string, std::vector<int>>& extra_values,
-                     const std::vector<int>& extra_aligns) {
+                     const std::vector<int>& extra_aligns,
+                     const std::map<std::string, std::vector<int>>& narrowed = {}) {
   const KernelFamily& family = find_family(family_name);
-  const Product product = extended_product(family, extra_values, extra_aligns);
+  const Product product = extended_product(family, extra_values, extra_aligns, narrowed);
   std::set<std::string> accepted_names;
   std::vector<KernelConfig> accepted;
   std::map<std::string, std::vector<KernelConfig>> refused_by_reason;
@@ -338,4 +343,17 @@ TEST_CASE("check() agrees with the template's static_asserts: vectorized", "[nvr
   check_agreement("vectorized",
                   {{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {2, 6, 64}}, {"TM", {2, 6, 16}}, {"TN", {2, 6, 16}}},
                   {3});
+}
+
+TEST_CASE("check() agrees with the template's static_asserts: warptile", "[nvrtc]") {
+  // Nine parameters: the full product would take hours to compile, so each keeps the values that
+  // reach every rule (lanes, thread tile size, warp and block divisibility, thread count, copies,
+  // shared memory, stages).
+  check_agreement("warptile", {{"BM", {96, 512}}, {"BK", {1, 64}}, {"WM", {24}}, {"TM", {6}}, {"STAGES", {1}}}, {3},
+                  {{"BM", {128}}, {"BN", {128, 256}}, {"BK", {8}}, {"WM", {16, 32}}, {"WN", {64, 128}},
+                   {"TM", {8, 16}}, {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}});
+}
+
+TEST_CASE("check() agrees with the template's static_asserts: skinny", "[nvrtc]") {
+  check_agreement("skinny", {{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}}, {3});
 }
