@@ -7,7 +7,6 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 
 #include "build_info.hpp"
@@ -19,6 +18,7 @@
 #include "kernel_family.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
+#include "operand_sets.hpp"
 #include "problem.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
@@ -39,12 +39,6 @@ struct Options {
   std::string csv_path;
   std::string db_path;
   double target_ms = 250.0;
-};
-
-// One set of device inputs and output; several are rotated so that timed runs do not find
-// their operands in L2 from the previous run.
-struct OperandSet {
-  DeviceBuffer<float> a, b, c;
 };
 
 using tuner::Problem;
@@ -68,61 +62,26 @@ class Bench {
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
   // its check against cuBLAS.
   bool run(const Problem& problem, TextTable& table, TextTable& csv) {
-    const bool a_t = a_is_transposed(problem.layout), b_t = b_is_transposed(problem.layout);
-    const long long lda = a_t ? problem.M : problem.K;
-    const long long ldb = b_t ? problem.K : problem.N;
-    const long long ldc = problem.N;
-    const std::size_t a_count = static_cast<std::size_t>(problem.M) * problem.K;
-    const std::size_t b_count = static_cast<std::size_t>(problem.K) * problem.N;
-    const std::size_t c_count = static_cast<std::size_t>(problem.M) * problem.N;
-    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
-    // Enough sets that one rotation spans twice the L2, within a quarter of device memory.
-    const std::size_t wanted = (2 * device_.l2_bytes + set_bytes - 1) / set_bytes + 1;
-    const std::size_t affordable = std::max<std::size_t>(1, device_.global_memory_bytes / 4 / set_bytes);
-    const int set_count = static_cast<int>(std::clamp<std::size_t>(wanted, 1, std::min<std::size_t>(affordable, 64)));
-
-    std::mt19937 rng(20261129u);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    auto random_vector = [&](std::size_t count) {
-      std::vector<float> values(count);
-      for (float& v : values) v = uniform(rng);
-      return values;
-    };
-    const std::vector<float> host_a = random_vector(a_count), host_b = random_vector(b_count),
-                             host_c = random_vector(c_count);
-    std::vector<OperandSet> sets;
-    for (int i = 0; i < set_count; ++i) {
-      OperandSet set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
-      set.a.upload(host_a);
-      set.b.upload(host_b);
-      set.c.upload(host_c);
-      sets.push_back(std::move(set));
-    }
-    DeviceBuffer<float> c_initial(c_count), c_check(c_count);
-    c_initial.upload(host_c);
-    auto params_for = [&](const OperandSet& set, float* c) {
-      return GemmParams{problem.M, problem.N, problem.K, options_.alpha, options_.beta,
-                        set.a.data(), lda, set.b.data(), ldb, c, ldc, nullptr, 0};
-    };
-
+    OperandSets operands(problem.layout, problem.M, problem.N, problem.K, device_.l2_bytes,
+                         device_.global_memory_bytes, 20261129u);
+    const float alpha = options_.alpha, beta = options_.beta;
     Stream stream;
     CublasHandle cublas;
     // The reference: cuBLAS on set 0 from the initial C.
-    c_check.copy_from(c_initial, stream.get());
-    cublas_sgemm(cublas.get(), problem.layout, params_for(sets[0], c_check.data()), stream.get());
-    const std::vector<float> reference = c_check.download(stream.get());
+    cublas_sgemm(cublas.get(), problem.layout, operands.check_params(alpha, beta, stream.get()), stream.get());
+    const std::vector<float> reference = operands.check_result(stream.get());
 
     TimingOptions timing;
     timing.target_ms = options_.target_ms;
     const TimingStats cublas_time = time_launches(
-        [&](int i) { cublas_sgemm(cublas.get(), problem.layout, params_for(sets[i], sets[i].c.data()), stream.get()); },
-        set_count, stream.get(), timing);
+        [&](int i) { cublas_sgemm(cublas.get(), problem.layout, operands.params(i, alpha, beta), stream.get()); },
+        operands.count(), stream.get(), timing);
     const std::string shape = tuner::to_string(problem);
     add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, "reference");
 
     bool all_passed = true;
-    const int call_align = call_alignment(params_for(sets[0], c_check.data()));
+    const int call_align = call_alignment(operands.params(0, alpha, beta));
     // Times one configuration after checking it against the reference; false when it failed.
     auto bench_config = [&](const std::string& tag, const std::string& summary, const KernelConfig& config) {
       const std::string name = kernel_name(config);
@@ -130,22 +89,20 @@ class Bench {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
         Workspace workspace;
-        auto params_with_workspace = [&](const OperandSet& set, float* c) {
-          GemmParams params = params_for(set, c);
+        auto with_workspace = [&](GemmParams params) {
           workspace.attach(config, params, stream.get());
           return params;
         };
-        c_check.copy_from(c_initial, stream.get());
-        kernel.launch(params_with_workspace(sets[0], c_check.data()), stream.get());
-        const Comparison check = compare_outputs(c_check.download(stream.get()), reference, problem.M,
-                                                 problem.N, ldc, fp32_gemm_tolerance(problem.K));
+        kernel.launch(with_workspace(operands.check_params(alpha, beta, stream.get())), stream.get());
+        const Comparison check = compare_outputs(operands.check_result(stream.get()), reference, problem.M,
+                                                 problem.N, operands.ldc(), fp32_gemm_tolerance(problem.K));
         if (!check.passed) {
           add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);
           return false;
         }
         const TimingStats time = time_launches(
-            [&](int i) { kernel.launch(params_with_workspace(sets[i], sets[i].c.data()), stream.get()); }, set_count,
-            stream.get(), timing);
+            [&](int i) { kernel.launch(with_workspace(operands.params(i, alpha, beta)), stream.get()); },
+            operands.count(), stream.get(), timing);
         add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
                 check.summary);
         return true;

@@ -1,13 +1,13 @@
 #include "measure_worker.hpp"
 
 #include <algorithm>
-#include <random>
 
 #include "compare.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "gemm_call.hpp"
 #include "loaded_kernel.hpp"
+#include "operand_sets.hpp"
 #include "sm_clock.hpp"
 #include "workspace.hpp"
 
@@ -73,10 +73,6 @@ class MeasureSession {
   bool context_poisoned() const { return poisoned_; }
 
  private:
-  struct OperandSet {
-    DeviceBuffer<float> a, b, c;
-  };
-
   Message select(int index) {
     GT_CUDA(cudaSetDevice(index));
     char bus_id[32] = {};
@@ -88,55 +84,21 @@ class MeasureSession {
     return {{"ok", true}};
   }
 
-  GemmParams params_for(const OperandSet& set, float* c) const {
-    return GemmParams{problem_.M, problem_.N, problem_.K, kAlpha, kBeta, set.a.data(), lda_, set.b.data(), ldb_,
-                      c, ldc_, nullptr, 0};
-  }
-
   Message set_problem(const Message& text, bool time_cublas) {
     problem_ = parse_problem(text.get<std::string>());
-    sets_.clear();
-    lda_ = a_is_transposed(problem_.layout) ? problem_.M : problem_.K;
-    ldb_ = b_is_transposed(problem_.layout) ? problem_.K : problem_.N;
-    ldc_ = problem_.N;
-    const std::size_t a_count = static_cast<std::size_t>(problem_.M) * problem_.K;
-    const std::size_t b_count = static_cast<std::size_t>(problem_.K) * problem_.N;
-    const std::size_t c_count = static_cast<std::size_t>(problem_.M) * problem_.N;
+    operands_.reset();  // free the previous problem's sets first
     cudaDeviceProp prop{};
     GT_CUDA(cudaGetDeviceProperties(&prop, device_));
-    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
-    const std::size_t wanted = (2 * static_cast<std::size_t>(prop.l2CacheSize) + set_bytes - 1) / set_bytes + 1;
-    const std::size_t affordable = std::max<std::size_t>(1, prop.totalGlobalMem / 4 / set_bytes);
-    const std::size_t count = std::clamp<std::size_t>(wanted, 1, std::min<std::size_t>(affordable, 64));
-
-    std::mt19937 rng(20261129u);  // the same inputs for every candidate, and after a restart
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    auto random_vector = [&](std::size_t n) {
-      std::vector<float> values(n);
-      for (float& v : values) v = uniform(rng);
-      return values;
-    };
-    const auto host_a = random_vector(a_count), host_b = random_vector(b_count), host_c = random_vector(c_count);
-    for (std::size_t i = 0; i < count; ++i) {
-      OperandSet set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
-      set.a.upload(host_a);
-      set.b.upload(host_b);
-      set.c.upload(host_c);
-      sets_.push_back(std::move(set));
-    }
-    c_initial_ = DeviceBuffer<float>(c_count);
-    c_check_ = DeviceBuffer<float>(c_count);
-    c_initial_.upload(host_c);
-    c_check_.copy_from(c_initial_, stream_->get());
-    cublas_sgemm(cublas_->get(), problem_.layout, params_for(sets_[0], c_check_.data()), stream_->get());
-    reference_ = c_check_.download(stream_->get());
-    Message reply{{"ok", true}, {"alignment", call_alignment(params_for(sets_[0], c_check_.data()))}};
+    // The same seed for every candidate and after a restart: the same inputs.
+    operands_ = std::make_unique<OperandSets>(problem_.layout, problem_.M, problem_.N, problem_.K,
+                                              static_cast<std::size_t>(prop.l2CacheSize), prop.totalGlobalMem, 20261129u);
+    cublas_sgemm(cublas_->get(), problem_.layout, operands_->check_params(kAlpha, kBeta, stream_->get()), stream_->get());
+    reference_ = operands_->check_result(stream_->get());
+    Message reply{{"ok", true}, {"alignment", call_alignment(operands_->params(0, kAlpha, kBeta))}};
     if (time_cublas) {
       const TimingStats cublas = time_launches(
-          [&](int i) {
-            cublas_sgemm(cublas_->get(), problem_.layout, params_for(sets_[i], sets_[i].c.data()), stream_->get());
-          },
-          static_cast<int>(sets_.size()), stream_->get(), timing_);
+          [&](int i) { cublas_sgemm(cublas_->get(), problem_.layout, operands_->params(i, kAlpha, kBeta), stream_->get()); },
+          operands_->count(), stream_->get(), timing_);
       reply["cublas"] = timing_to_message(cublas);
     }
     return reply;
@@ -161,27 +123,26 @@ class MeasureSession {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
     }
-    GemmParams check_params = params_for(sets_[0], c_check_.data());
-    if (auto reason = can_implement(config, check_params)) return failure(cache::Status::ResourceLimit, *reason);
+    if (auto reason = can_implement(config, operands_->params(0, kAlpha, kBeta))) {
+      return failure(cache::Status::ResourceLimit, *reason);
+    }
     try {
       Workspace workspace;
       auto with_workspace = [&](GemmParams params) {
         workspace.attach(config, params, stream_->get());
         return params;
       };
-      c_check_.copy_from(c_initial_, stream_->get());
-      kernel->launch(with_workspace(check_params), stream_->get());
-      const std::vector<float> result = c_check_.download(stream_->get());
-      const Comparison check =
-          compare_outputs(result, reference_, problem_.M, problem_.N, ldc_, fp32_gemm_tolerance(problem_.K));
+      kernel->launch(with_workspace(operands_->check_params(kAlpha, kBeta, stream_->get())), stream_->get());
+      const Comparison check = compare_outputs(operands_->check_result(stream_->get()), reference_, problem_.M,
+                                               problem_.N, operands_->ldc(), fp32_gemm_tolerance(problem_.K));
       if (!check.passed) {
         Message reply = failure(cache::Status::WrongResult, check.summary);
         reply["relative_error"] = check.relative_error;
         return reply;
       }
       const TimingStats timing = time_launches(
-          [&](int i) { kernel->launch(with_workspace(params_for(sets_[i], sets_[i].c.data())), stream_->get()); },
-          static_cast<int>(sets_.size()), stream_->get(), timing_);
+          [&](int i) { kernel->launch(with_workspace(operands_->params(i, kAlpha, kBeta)), stream_->get()); },
+          operands_->count(), stream_->get(), timing_);
       Message reply{{"status", "ok"}, {"timing", timing_to_message(timing)}, {"relative_error", check.relative_error}};
       if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;
       return reply;
@@ -202,9 +163,7 @@ class MeasureSession {
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<CublasHandle> cublas_;
   Problem problem_;
-  long long lda_ = 0, ldb_ = 0, ldc_ = 0;
-  std::vector<OperandSet> sets_;
-  DeviceBuffer<float> c_initial_, c_check_;
+  std::unique_ptr<OperandSets> operands_;
   std::vector<float> reference_;
   bool poisoned_ = false;
 };

@@ -1,0 +1,52 @@
+#include "operand_sets.hpp"
+
+#include <algorithm>
+#include <random>
+
+namespace gemmtune {
+
+OperandSets::OperandSets(Layout layout, int M, int N, int K, std::size_t l2_bytes, std::size_t device_memory,
+                         unsigned seed)
+    : M_(M), N_(N), K_(K), lda_(a_is_transposed(layout) ? M : K), ldb_(b_is_transposed(layout) ? K : N), ldc_(N) {
+  const std::size_t a_count = static_cast<std::size_t>(M) * K;
+  const std::size_t b_count = static_cast<std::size_t>(K) * N;
+  const std::size_t c_count = static_cast<std::size_t>(M) * N;
+  const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
+  const std::size_t wanted = std::max<std::size_t>(2, (2 * l2_bytes + set_bytes - 1) / set_bytes + 1);
+  const std::size_t affordable = std::max<std::size_t>(1, device_memory / 4 / set_bytes);
+  const std::size_t count = std::min({wanted, affordable, std::size_t{64}});
+
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  auto random_vector = [&](std::size_t n) {
+    std::vector<float> values(n);
+    for (float& v : values) v = uniform(rng);
+    return values;
+  };
+  const std::vector<float> host_a = random_vector(a_count), host_b = random_vector(b_count),
+                           host_c = random_vector(c_count);
+  for (std::size_t i = 0; i < count; ++i) {
+    Set set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
+    set.a.upload(host_a);
+    set.b.upload(host_b);
+    set.c.upload(host_c);
+    sets_.push_back(std::move(set));
+  }
+  c_initial_ = DeviceBuffer<float>(c_count);
+  c_check_ = DeviceBuffer<float>(c_count);
+  c_initial_.upload(host_c);
+}
+
+GemmParams OperandSets::params(int i, float alpha, float beta) const {
+  const Set& set = sets_[static_cast<std::size_t>(i)];
+  return GemmParams{M_, N_, K_, alpha, beta, set.a.data(), lda_, set.b.data(), ldb_, set.c.data(), ldc_, nullptr, 0};
+}
+
+GemmParams OperandSets::check_params(float alpha, float beta, cudaStream_t stream) {
+  c_check_.copy_from(c_initial_, stream);
+  GemmParams params = this->params(0, alpha, beta);
+  params.C = c_check_.data();
+  return params;
+}
+
+}  // namespace gemmtune
