@@ -1,3 +1,4 @@
 # kernelc: compiles configurations by name and reports their resources; writes cubins for cuobjdump.
 add_executable(kernelc kernelc.cpp)
 target_link_libraries(kernelc PRIVATE gemmtune_runtime CLI11::CLI11)
+install(TARGETS kernelc)  # into bin/

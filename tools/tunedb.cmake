@@ -3,3 +3,4 @@
 add_executable(tunedb ${CMAKE_CURRENT_LIST_DIR}/tunedb.cpp)
 target_link_libraries(tunedb PRIVATE gemmtune_cache gemmtune_report gemmtune_tool_support
                       CLI11::CLI11 spdlog::spdlog nlohmann_json::nlohmann_json)
+install(TARGETS tunedb)  # into bin/
