@@ -19,6 +19,9 @@ struct ParamSpec {
   std::vector<int> search_values;  // the values the tuner tries
 };
 
+// Blocks of `b` needed to cover `a` (a >= 0, b > 0), as a grid dimension.
+inline unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
+
 struct LaunchShape {
   unsigned grid[3];
   unsigned block[3];

@@ -8,8 +8,6 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr int kStaticSmemBytes = 48 * 1024;
 
-unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
-
 std::optional<std::string> refuse(std::string_view family, const std::string& why) {
   return std::string(family) + ": " + why;
 }

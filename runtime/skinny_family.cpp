@@ -10,8 +10,6 @@ namespace {
 
 constexpr long long kMaxSmemBytes = 227 * 1024;
 
-unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
-
 class SkinnyFamily final : public KernelFamily {
  public:
   std::string_view name() const override { return "skinny"; }

@@ -10,8 +10,6 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit; smaller GPUs refuse at load
 
-unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
-
 class WarptileFamily final : public KernelFamily {
  public:
   std::string_view name() const override { return "warptile"; }
