@@ -26,7 +26,9 @@ class Database {
   // Opens `path` (":memory:" for a private in-memory database). Refuses, leaving the file
   // byte-for-byte as it was: a file that is not an SQLite database or is truncated, a
   // database written by newer code (higher schema version), an SQLite database that is not a
-  // gemmtune one; and in ReadOnly mode a missing file (NotFoundError) or an older schema.
+  // gemmtune one; in ReadWrite mode a file it may not write, or one in a directory where it
+  // cannot create the -wal and -shm files; and in ReadOnly mode a missing file (NotFoundError)
+  // or an older schema.
   // Waits up to 10 s for other writers rather than failing with "database is locked".
   static Database open(const std::string& path, OpenMode mode);
 

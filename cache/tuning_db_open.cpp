@@ -33,14 +33,26 @@ void refuse_unless_sqlite_file(const std::string& path, OpenMode mode) {
   if (size == 0) return;  // an empty file is an empty database
   constexpr std::string_view kMagic{"SQLite format 3\0", 16};
   constexpr std::uintmax_t kMinimumPageSize = 512;
+  const auto not_a_database = [&] {
+    return Error("open", "not an SQLite database, or truncated (left unchanged)", path,
+                 SQLITE_NOTADB);
+  };
+  // Checked before reading, so that a short text file is called what it is, not unreadable.
+  if (size < kMinimumPageSize) throw not_a_database();
   std::array<char, kMagic.size()> header{};
   std::ifstream file(path, std::ios::binary);
   if (!file.read(header.data(), header.size())) {
     throw Error("read header", "cannot read the file", path, SQLITE_CANTOPEN);
   }
-  if (std::string_view(header.data(), header.size()) != kMagic || size < kMinimumPageSize) {
-    throw Error("open", "not an SQLite database, or truncated (left unchanged)", path,
-                SQLITE_NOTADB);
+  if (std::string_view(header.data(), header.size()) != kMagic) throw not_a_database();
+}
+
+// SQLite quietly opens a file it may not write read-only even when asked for read-write; the
+// first write would then fail mid-run (after a tuner's first compilations), so it is refused here.
+void refuse_if_read_only(const Connection& connection) {
+  if (sqlite3_db_readonly(connection.handle(), "main") == 1) {
+    throw Error("open", "the file is read-only and this program writes to it (left unchanged)",
+                connection.path(), SQLITE_READONLY);
   }
 }
 
@@ -120,17 +132,21 @@ Database::Database(Connection connection, OpenMode mode)
 Database Database::open(const std::string& path, OpenMode mode) {
   if (!is_in_memory(path)) refuse_unless_sqlite_file(path, mode);
   Connection connection = connect(path, mode);
+  if (mode == OpenMode::ReadWrite) refuse_if_read_only(connection);
   FileState state;
   try {
     state = read_state(connection);
   } catch (const Error& error) {
+    if (error.code() != SQLITE_READONLY_DIRECTORY) throw;
+    if (mode == OpenMode::ReadWrite) {
+      throw Error("open",
+                  "the directory is read-only, and writing a WAL database needs its -wal and "
+                  "-shm files beside it (left unchanged)",
+                  path, error.code());
+    }
     // A WAL database in a read-only directory cannot get its -shm index; without a -wal file
     // there is nothing beyond the main file, which immutable=1 then reads without an index.
-    const std::string wal = path + "-wal";
-    if (mode != OpenMode::ReadOnly || error.code() != SQLITE_READONLY_DIRECTORY ||
-        std::filesystem::exists(wal)) {
-      throw;
-    }
+    if (std::filesystem::exists(path + "-wal")) throw;
     connection = connect(path, mode, "immutable=1");
     state = read_state(connection);
   }

@@ -3,16 +3,45 @@
 # toolkit itself (nvcc is not needed: NVRTC, cuBLAS and the runtime) must be in /usr/local/cuda.
 set -euo pipefail
 packages=(cmake g++ make libsqlite3-dev libspdlog-dev catch2 libcli11-dev nlohmann-json3-dev)
+# The fuzz test (tests/fuzz) needs clang 15 or later with its libFuzzer runtime; where these are
+# not packaged the test prints SKIPPED, so they are installed only where apt offers them.
+optional_packages=(clang-16 libclang-rt-16-dev)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+updated=0
+apt_update() {
+  if ((!updated)); then
+    $sudo_cmd apt-get update -qq
+    updated=1
+  fi
+}
 missing=()
 for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  installed "$package" || missing+=("$package")
 done
 if ((${#missing[@]})); then
   echo "install_deps: installing ${missing[*]}"
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
+  apt_update
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+missing=()
+for package in "${optional_packages[@]}"; do
+  installed "$package" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  apt_update
+  available=()
+  for package in "${missing[@]}"; do
+    if apt-cache show "$package" >/dev/null 2>&1; then available+=("$package"); fi
+  done
+  if ((${#available[@]} == ${#missing[@]})); then
+    echo "install_deps: installing ${available[*]} (for the fuzz test)"
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${available[@]}" >/dev/null ||
+      echo "install_deps: could not install ${available[*]}; the fuzz test will be skipped" >&2
+  else
+    echo "install_deps: ${missing[*]} not offered by apt here; the fuzz test will be skipped" >&2
+  fi
 fi
 if [ ! -d /usr/local/cuda/include ] || ! ls /usr/local/cuda/lib64/libnvrtc.so* >/dev/null 2>&1; then
   echo "install_deps: the CUDA toolkit (with NVRTC and cuBLAS) is expected in /usr/local/cuda" >&2

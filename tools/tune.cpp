@@ -42,6 +42,27 @@ tuner::Budget parse_budget(const std::string& text) {
   return budget;
 }
 
+// CLI::PositiveNumber's message ("Value 0 not in range 0.000000 to 1.797693e+308") hides what
+// is wanted; this one says it.
+CLI::Validator positive_number(bool whole) {
+  return CLI::Validator(
+      [whole](std::string& text) {
+        std::size_t used = 0;
+        double value = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        const bool ok = used == text.size() && value > 0 && (!whole || value == std::floor(value));
+        return ok ? std::string() : "'" + text + "' is not a positive " + (whole ? "whole " : "") + "number";
+      },
+      whole ? "POSITIVE INT" : "POSITIVE");
+}
+
+// Bad flags are bad input: exit 2, as the help says (CLI11's own codes are 100 and up).
+int exit_for(const CLI::App& app, const CLI::Error& error) { return app.exit(error) == 0 ? 0 : 2; }
+
 std::string format_duration(double seconds) {
   char text[32];
   if (seconds < 60) std::snprintf(text, sizeof text, "%.0fs", seconds);
@@ -144,7 +165,10 @@ int main(int argc, char** argv) {
       "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
       "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
       "the database. A re-run skips what is stored, so an interrupted run resumes.\n"
-      "Exit codes: 0 done, 2 bad input (flags, shapes file, no matching GPU), 3 failure while running."};
+      "Exit codes: 0 done, 2 bad input (flags, shapes file, database, no matching GPU), 3 failure while running."};
+  app.failure_message([](const CLI::App* failed, const CLI::Error& error) {
+    return "tune: " + CLI::FailureMessage::simple(failed, error);
+  });
   app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
@@ -155,7 +179,7 @@ int main(int argc, char** argv) {
                  "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
                  "(guided: a quarter of the space; exhaustive: all; random: all, in random order)");
   app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(true));
   app.add_option("--families", options.families,
                  "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines)")
       ->delimiter(',');
@@ -165,10 +189,14 @@ int main(int argc, char** argv) {
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(false));
   app.add_flag("-v,--verbose", verbose, "Log every candidate");
   app.add_flag("-q,--quiet", quiet, "No progress: only each problem's result, warnings, errors and the final table");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_for(app, error);
+  }
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);  // --quiet silences the progress only
   spdlog::set_default_logger(spdlog::default_logger()->clone("tune"));
 
@@ -179,7 +207,7 @@ int main(int argc, char** argv) {
     for (const std::string& family : options.families) find_family(family);
     if (options.dry_run) require_supported_arch(options.arch);
   } catch (const CLI::Error& error) {
-    return app.exit(error);
+    return exit_for(app, error);
   } catch (const std::invalid_argument& error) {
     std::cerr << "tune: " << error.what() << '\n';
     return 2;
@@ -197,6 +225,9 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const tuner::ShapesFileError& error) {
     std::cerr << "tune: " << error.what() << '\n';
+    return 2;
+  } catch (const tuner::DatabaseRefused& error) {
+    std::cerr << "\ntune: " << error.what() << '\n';
     return 2;
   } catch (const std::exception& error) {
     const std::string message = error.what();

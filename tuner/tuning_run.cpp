@@ -288,6 +288,14 @@ class ProblemTuner {
   RunReport& run_;
 };
 
+cache::Database open_database(const std::string& path) {
+  try {
+    return cache::Database::open(path, cache::OpenMode::ReadWrite);
+  } catch (const cache::Error& error) {
+    throw DatabaseRefused(error.what());
+  }
+}
+
 const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
   std::string visible;
   for (const DeviceInfo& device : devices) {
@@ -308,7 +316,7 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   measurer.select_device(device.index);
   run.gpu_name = device.name;
   CompilePool pool(options.jobs, device.arch());
-  cache::Database db = cache::Database::open(options.db_path, cache::OpenMode::ReadWrite);
+  cache::Database db = open_database(options.db_path);
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
   const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
                                                            cuda_version_string(device.runtime_version), nvrtc_version()});
@@ -341,7 +349,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   RunReport run;
   run.gpu_name = "(dry run for " + options.arch + ")";
   CompilePool pool(options.jobs, options.arch);
-  cache::Database db = cache::Database::open(options.db_path, cache::OpenMode::ReadWrite);
+  cache::Database db = open_database(options.db_path);
   // Every distinct candidate over all problems, once.
   std::vector<KernelConfig> candidates;
   std::set<std::string> seen;

@@ -63,12 +63,21 @@ struct Progress {
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
+// The database named by options.db_path cannot be used: not an SQLite or gemmtune database,
+// damaged or truncated, written by newer code, read-only. Bad input, like a bad shapes file: it
+// is refused before anything is written to it.
+class DatabaseRefused : public Error {
+ public:
+  using Error::Error;
+};
+
 // Tunes every problem on the GPU that matches options.gpu. Throws Error for a GPU that does not
-// match (listing the visible ones) or a database that cannot be opened.
+// match (listing the visible ones), DatabaseRefused for a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 
 // Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
+// Throws DatabaseRefused as run_tuning does.
 RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                   const ProgressCallback& progress);
 

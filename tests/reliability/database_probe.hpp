@@ -1,0 +1,46 @@
+// Looks into a database file with SQLite directly, not through cache/ (the code under test), as
+// someone inspecting the file after a crash would, or edits one into a bad input for tune.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+struct sqlite3;
+
+namespace gemmtune::reliability {
+
+class DatabaseProbe {
+ public:
+  enum class Use {
+    // An existing file, left as found: the write-ahead log is never checkpointed on close, so
+    // the next tune run meets the file exactly as a killed run left it.
+    Inspect,
+    // Created if missing; changes are checkpointed into the file itself on close.
+    Edit,
+  };
+  // Opens read-write (recovering a killed writer's log needs it). Throws std::runtime_error when
+  // SQLite cannot open the file.
+  DatabaseProbe(const std::string& path, Use use);
+  ~DatabaseProbe();
+  DatabaseProbe(const DatabaseProbe&) = delete;
+  DatabaseProbe& operator=(const DatabaseProbe&) = delete;
+
+  // "ok", or SQLite's list of problems.
+  std::string integrity_check() const;
+  bool has_table(const std::string& table) const;
+  std::int64_t count_rows(const std::string& table) const;
+  // Every stored cubin's primary key, "kernel|source hash|options|arch|NVRTC version".
+  std::set<std::string> binary_keys() const;
+  // The kernel names of the stored cubins.
+  std::set<std::string> binary_kernel_names() const;
+  void exec(const std::string& sql) const;
+
+ private:
+  std::set<std::string> strings(const std::string& sql) const;
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace gemmtune::reliability
