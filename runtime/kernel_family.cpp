@@ -23,8 +23,11 @@ std::optional<std::string> KernelFamily::check(const KernelConfig& config) const
       return who + "parameter " + std::to_string(i + 1) + " must be " + specs[i].name + ", not " +
              config.params[i].first;
     }
-    if (config.params[i].second < 1) {
-      return who + specs[i].name + " must be positive, not " + std::to_string(config.params[i].second);
+    // The bound keeps the families' legality arithmetic (products of a few parameters, in int)
+    // far from overflow for any name, including names read from a database or a command line.
+    if (config.params[i].second < 1 || config.params[i].second > kMaxParamValue) {
+      return who + specs[i].name + " must be 1.." + std::to_string(kMaxParamValue) + ", not " +
+             std::to_string(config.params[i].second);
     }
   }
   const std::vector<int> aligns = alignments();

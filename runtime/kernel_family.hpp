@@ -19,6 +19,9 @@ struct ParamSpec {
   std::vector<int> search_values;  // the values the tuner tries
 };
 
+// Every template parameter lies in 1..kMaxParamValue (KernelFamily::check refuses the rest).
+inline constexpr int kMaxParamValue = 16384;
+
 // Blocks of `b` needed to cover `a` (a >= 0, b > 0), as a grid dimension.
 inline unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 

@@ -79,6 +79,10 @@ TEST_CASE("illegal configurations are refused before compiling, with the rule th
   config.set("TILE", 64);
   CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("TILE * TILE threads"));
 
+  config = find_family("naive").default_config();
+  config.set("TILE", 65536);  // would overflow the legality arithmetic if it were not bounded first
+  CHECK(find_family("naive").check(config).value_or("") == "naive: TILE must be 1..16384, not 65536");
+
   config = find_family("reg1d").default_config();
   config.set("BK", 128);
   CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("48 KB"));
