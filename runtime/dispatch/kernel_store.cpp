@@ -1,7 +1,7 @@
 #include "kernel_store.hpp"
 
+#include "binary_store.hpp"
 #include "dispatch_error.hpp"
-#include "kernel_sources.hpp"
 #include "nvrtc_compiler.hpp"
 
 namespace gemmtune::dispatch {
@@ -24,8 +24,8 @@ const LoadedKernel& KernelStore::get(const KernelConfig& config) {
 const LoadedKernel& KernelStore::load(const KernelConfig& config, const std::string& name) {
   std::optional<cache::Binary> binary;
   if (database_ != nullptr) {
-    // The key the tuner stores its cubins under (tuner/binary_store.hpp's binary_key).
-    binary = database_->find_binary({name, kernel_sources_hash(), nvrtc_compile_options(), arch_, nvrtc_version()});
+    // The key the tuner stores its cubins under.
+    binary = database_->find_binary(tuner::binary_key(name, arch_));
   }
   std::unique_ptr<LoadedKernel> kernel;
   if (binary) {
