@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build with the carried Debian packages (.deps, see
-# ../shared/gpu-machine.md), run every test including [gpu], tune the example shapes, run the
-# benchmark (every family, cuBLAS and the tuned winners), print a summary last. Logs and results
-# go to $OUT (default /tmp/gemmtune-out).
+# ../shared/gpu-machine.md), then the steps asked for, a summary last. Logs and results go to
+# $OUT (default /tmp/gemmtune-out); at most 8 files come back, so logs are packed.
 #
-#   GEMMTUNE_COMMIT=<hash> [TUNE_SHAPES=file] [TUNE_ARGS="..."] [TUNE_SECONDS=240] [BENCH_SECONDS=180] [SKIP_TESTS=1] \
-#     bash tools/gpu_run.sh [gemmbench arguments...]
+#   GEMMTUNE_COMMIT=<hash> [STEPS="test tune bench overhead"] [TUNE_SHAPES=file] [TUNE_ARGS="..."]
+#     [TUNE_SECONDS=240] [BENCH_SECONDS=180] bash tools/gpu_run.sh [gemmbench arguments...]
 #
-# Defaults: tune examples/shapes.txt; benchmark 4096x4096x4096 and examples/shapes.txt.
+# Steps (the device call has a 10-minute limit: pick what fits):
+#   test      every test, [gpu] included (ctest)
+#   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
+#   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
+#   overhead  sgemm_overhead: host cost of a runtime call against a bare launch and cuBLAS
+#   compare   guided against exhaustive search (tools/compare_strategies.sh)
+#   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16 and 4
+#   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
 mkdir -p "$OUT"
 build=/tmp/gemmtune-build
 deps=/tmp/gemmtune-deps
+steps=" ${STEPS:-test tune bench overhead} "
 started=$(date +%s)
 status() { echo "[gpu_run $(($(date +%s) - started))s] $*"; }
+wants() { [[ "$steps" == *" $1 "* ]]; }
+summary=()  # files printed at the end, in order
 
 status "unpacking .deps"
 mkdir -p "$deps"
@@ -24,58 +33,94 @@ export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LI
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv \
   > "$OUT/nvidia-smi.txt" 2>&1
+summary+=(nvidia-smi.txt)
 
 status "building"
 if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release &&
        cmake --build "$build" -j"$(nproc)"; } > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"
-  status "BUILD FAILED (log: build.log); building the benchmark and the GPU tests alone"
-  cmake --build "$build" -j"$(nproc)" --target gemmbench tune tunedb test_gpu_kernels test_runtime test_tuner_driver >> "$OUT/build.log" 2>&1 || exit 1
+  status "BUILD FAILED (log: build.log); building the tools alone"
+  cmake --build "$build" -j"$(nproc)" --target gemmbench tune tunedb sgemm_overhead >> "$OUT/build.log" 2>&1 || exit 1
 fi
 
-test_status=skipped
-if [ -z "${SKIP_TESTS:-}" ]; then
+if wants test; then
   status "testing"
   ctest --test-dir "$build" -j4 --output-on-failure > "$OUT/ctest.log" 2>&1
-  test_status=$?
+  echo "ctest exit $?" >> "$OUT/ctest.log"
+  grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|ctest exit" "$OUT/ctest.log" | tail -30 > "$OUT/ctest-summary.txt"
+  summary+=(ctest-summary.txt)
 fi
 
-status "tuning"
 db=/tmp/gemmtune-tuned.db
-rm -f "$db" "$db-wal" "$db-shm"
-# The device call has a 10-minute limit: tuning gets TUNE_SECONDS (default 240) at most; each
-# problem's result is logged as it ends, so a cut-short run still reports what it finished.
-# shellcheck disable=SC2086
-timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
-  --db "$db" --quiet ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
-tune_status=$?
-"$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1
-"$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
-gzip -c "$db" > "$OUT/tuned.db.gz"
+if wants tune; then
+  status "tuning"
+  rm -f "$db" "$db-wal" "$db-shm"
+  # Each problem's result is logged as it ends, so a run cut short still reports what it finished.
+  # shellcheck disable=SC2086
+  timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
+    --db "$db" --quiet ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
+  echo "tune exit $?" >> "$OUT/tune.md"
+  grep -E "winner|no candidate|rror" "$OUT/tune.log" | tail -25 >> "$OUT/tune.md"
+  "$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1
+  "$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
+  "$build/bin/tunedb" report --db "$db" --out "$OUT/report.html" >> "$OUT/tune.log" 2>&1
+  gzip -c "$db" > "$OUT/tuned.db.gz"
+  summary+=(tune.md)
+fi
 
-status "benchmarking"
-bench_args=("$@")
-[ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
-timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" --db "$db" --csv "$OUT/bench.csv" \
-  > "$OUT/bench.md" 2> "$OUT/bench.err"
-bench_status=$?
+if wants bench; then
+  status "benchmarking"
+  bench_args=("$@")
+  [ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
+  db_args=()
+  [ -f "$db" ] && db_args=(--db "$db")
+  timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" "${db_args[@]}" --csv "$OUT/bench.csv" \
+    > "$OUT/bench.md" 2> "$OUT/bench.err"
+  echo "gemmbench exit $?" >> "$OUT/bench.md"
+  cat "$OUT/bench.err" >> "$OUT/bench.md"
+  summary+=(bench.md)
+fi
 
-status "call overhead"
-"$build/bin/sgemm_overhead" > "$OUT/overhead.md" 2>&1
+if wants overhead; then
+  status "call overhead"
+  timeout 120 "$build/bin/sgemm_overhead" > "$OUT/overhead.md" 2>&1
+  echo "sgemm_overhead exit $?" >> "$OUT/overhead.md"
+  summary+=(overhead.md)
+fi
+
+if wants compare; then
+  status "guided against exhaustive"
+  timeout "${COMPARE_SECONDS:-360}" bash tools/compare_strategies.sh "$build" "$OUT/strategies" > "$OUT/strategies.md" 2>&1
+  echo "compare_strategies exit $?" >> "$OUT/strategies.md"
+  for db_file in "$OUT"/strategies/*.db; do gzip "$db_file"; done
+  summary+=(strategies.md)
+fi
+
+if wants compile; then
+  status "compile throughput"
+  printf "1024 1024 1024\n" > /tmp/gemmtune-one-shape.txt
+  for jobs in 16 4; do
+    rm -f /tmp/gemmtune-dry.db*
+    echo "## --jobs $jobs" >> "$OUT/compile.md"
+    timeout 150 "$build/bin/tune" --dry-run --arch sm_90 --jobs "$jobs" --shapes /tmp/gemmtune-one-shape.txt \
+      --families reg2d,vectorized --db /tmp/gemmtune-dry.db --quiet 2>&1 | tail -3 >> "$OUT/compile.md"
+  done
+  echo "(nproc: $(nproc))" >> "$OUT/compile.md"
+  summary+=(compile.md)
+fi
+
+if wants sanitize; then
+  status "compute-sanitizer"
+  timeout "${SANITIZE_SECONDS:-300}" bash tools/sanitize_kernels.sh "$build" "$OUT/sanitizer" > "$OUT/sanitizer.md" 2>&1
+  echo "sanitize_kernels exit $?" >> "$OUT/sanitizer.md"
+  summary+=(sanitizer.md)
+fi
 
 echo
-echo "==================== summary ===================="
-cat "$OUT/nvidia-smi.txt"
-[ -f "$OUT/ctest.log" ] && grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED" "$OUT/ctest.log" | tail -20
-echo "ctest exit $test_status"
-grep -E "winner|no candidate|error|Error" "$OUT/tune.log" | tail -25
-cat "$OUT/tune.md"
-echo "tune exit $tune_status"
-cat "$OUT/bench.err"
-cat "$OUT/bench.md"
-cat "$OUT/overhead.md"
-echo "gemmbench exit $bench_status; total $(($(date +%s) - started))s"
+echo "==================== summary ($(($(date +%s) - started))s) ===================="
+for file in "${summary[@]}"; do echo "---- $file"; cat "$OUT/$file"; done
 
 # At most 8 files come back from the GPU machine: the tables as they are, everything else packed.
-packed=(build.log measurements.csv tunedb-list.txt tune.log bench.err nvidia-smi.txt tuned.db.gz)
-(cd "$OUT" && tar -czf logs.tar.gz --ignore-failed-read "${packed[@]}" 2>/dev/null; rm -f "${packed[@]}")
+keep=" tune.md bench.md bench.csv strategies.md overhead.md report.html logs.tar.gz "
+(cd "$OUT" && for entry in *; do [[ "$keep" == *" $entry "* ]] || echo "$entry"; done > /tmp/gemmtune-pack.txt &&
+  tar -czf logs.tar.gz -T /tmp/gemmtune-pack.txt && xargs -a /tmp/gemmtune-pack.txt rm -rf)
