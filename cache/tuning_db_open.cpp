@@ -2,8 +2,10 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "schema_migrations.hpp"
 #include "sqlite_statement.hpp"
@@ -23,7 +25,8 @@ void refuse_unless_sqlite_file(const std::string& path, OpenMode mode) {
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   if (error) {
-    if (!std::filesystem::exists(path)) {
+    // Decided by this one stat: another process may create the file a moment later.
+    if (error == std::errc::no_such_file_or_directory) {
       if (mode == OpenMode::ReadWrite) return;  // created by the open
       throw NotFoundError("open", "no such database file (read-only opens never create one)",
                           path, SQLITE_CANTOPEN);
@@ -119,9 +122,27 @@ void check_state(const Connection& connection, FileState state, OpenMode mode) {
 
 void use_wal(const Connection& connection) {
   // WAL lets the runtime and tunedb read while a tuner writes. The mode is stored in the file,
-  // so it is set only when missing: switching needs an exclusive lock.
-  const auto mode = connection.prepare("PRAGMA journal_mode").single_value<std::string>();
-  if (mode != "wal") connection.exec("PRAGMA journal_mode = WAL");
+  // so it is set only when missing: switching needs an exclusive lock. Two processes opening a
+  // new file at once can both ask for it, and SQLite then answers SQLITE_BUSY at once rather
+  // than waiting (the busy handler is not called where waiting could deadlock): retry until the
+  // other one's switch is seen, within the busy timeout.
+  // (A switch that cannot happen may also leave the mode as it was without an error: the mode
+  // is read again after each try.)
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  auto is_wal = [&] { return connection.prepare("PRAGMA journal_mode").single_value<std::string>() == "wal"; };
+  while (!is_wal()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw Error("open", "could not switch the database to WAL mode: another process holds it",
+                  connection.path(), SQLITE_BUSY);
+    }
+    try {
+      connection.exec("PRAGMA journal_mode = WAL");
+      if (is_wal()) return;
+    } catch (const Error& error) {
+      if ((error.code() & 0xff) != SQLITE_BUSY) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace

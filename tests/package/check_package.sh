@@ -55,10 +55,14 @@ for tool in "${tools[@]}"; do
   "$prefix/bin/$tool" --help >/dev/null || fail "the installed $tool --help failed"
 done
 
-# The consumer, with the compiler and generator of the build; only the prefix to find gemmtune in.
+# The consumer, with the compiler and generator of the build; gemmtune is found in the prefix
+# first, its dependencies where the build found them (e.g. unpacked Debian packages).
 consumer_build=$work/consumer-build
+prefix_path=$prefix
+build_prefix_path=$(cache_value CMAKE_PREFIX_PATH)
+[[ -z $build_prefix_path ]] || prefix_path+=";$build_prefix_path"
 configure_args=(-S "$source_dir/tests/package/consumer" -B "$consumer_build" -G "$(cache_value CMAKE_GENERATOR)"
-                -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$prefix"
+                -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$prefix_path"
                 "-DCMAKE_CXX_COMPILER=$(cache_value CMAKE_CXX_COMPILER)")
 cuda_root=$(cache_value CUDAToolkit_ROOT)
 [[ -z $cuda_root ]] || configure_args+=("-DCUDAToolkit_ROOT=$cuda_root")
