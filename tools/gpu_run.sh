@@ -7,7 +7,7 @@
 #     [TUNE_SECONDS=240] [BENCH_SECONDS=180] bash tools/gpu_run.sh [gemmbench arguments...]
 #
 # Steps (the device call has a 10-minute limit: pick what fits):
-#   test      every test, [gpu] included (ctest)
+#   test      every test, [gpu] included (ctest; TEST_FILTER=regex runs those that match)
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
 #   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
 #   overhead  sgemm_overhead: host cost of a runtime call against a bare launch and cuBLAS
@@ -45,7 +45,7 @@ fi
 
 if wants test; then
   status "testing"
-  ctest --test-dir "$build" -j4 --output-on-failure > "$OUT/ctest.log" 2>&1
+  ctest --test-dir "$build" -j4 --output-on-failure ${TEST_FILTER:+-R "$TEST_FILTER"} > "$OUT/ctest.log" 2>&1
   echo "ctest exit $?" >> "$OUT/ctest.log"
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|ctest exit" "$OUT/ctest.log" | tail -30 > "$OUT/ctest-summary.txt"
   summary+=(ctest-summary.txt)
@@ -99,11 +99,15 @@ fi
 if wants compile; then
   status "compile throughput"
   printf "1024 1024 1024\n" > /tmp/gemmtune-one-shape.txt
-  for jobs in 16 4; do
+  # With a driver, NVRTC reuses programs from the driver's compute cache: the cold figures turn
+  # it off (CUDA_CACHE_DISABLE=1), the last one shows a re-compile of the same kernels with it.
+  for run in "16 1" "4 1" "1 1" "16 0"; do
+    read -r jobs cache_off <<< "$run"
     rm -f /tmp/gemmtune-dry.db*
-    echo "## --jobs $jobs" >> "$OUT/compile.md"
-    timeout 150 "$build/bin/tune" --dry-run --arch sm_90 --jobs "$jobs" --shapes /tmp/gemmtune-one-shape.txt \
-      --families reg2d,vectorized --db /tmp/gemmtune-dry.db --quiet 2>&1 | tail -3 >> "$OUT/compile.md"
+    echo "## --jobs $jobs, CUDA_CACHE_DISABLE=$cache_off" >> "$OUT/compile.md"
+    CUDA_CACHE_DISABLE=$cache_off timeout 150 "$build/bin/tune" --dry-run --arch sm_90 --jobs "$jobs" \
+      --shapes /tmp/gemmtune-one-shape.txt --families "${COMPILE_FAMILIES:-reg2d,vectorized}" \
+      --db /tmp/gemmtune-dry.db --quiet 2>&1 | tail -1 >> "$OUT/compile.md"
   done
   echo "(nproc: $(nproc))" >> "$OUT/compile.md"
   summary+=(compile.md)
