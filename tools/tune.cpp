@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"exhaustive", "random", "guided"}));
   app.add_option("--budget", budget_text,
                  "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
-                 "(guided: a quarter of the space; exhaustive: all; random: all, in random order)");
+                 "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
   app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
       ->check(positive_number(true));
   app.add_option("--families", options.families,

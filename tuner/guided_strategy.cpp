@@ -12,9 +12,18 @@ namespace {
 SearchSetup with_default_budget(SearchSetup setup) {
   if (!setup.budget.max_candidates) {
     const double share = GuidedStrategy::kDefaultSpaceShare * static_cast<double>(setup.space.size());
-    setup.budget.max_candidates = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share)));
+    setup.budget.max_candidates =
+        std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(share)), 1, GuidedStrategy::kDefaultMaxCandidates);
   }
   return setup;
+}
+
+// The tiling of a configuration without its family: families that share parameter names (reg2d
+// and vectorized) then meet, and local search can cross from one to the other.
+std::string tiling_key(const KernelConfig& config) {
+  std::string key = std::string(layout_name(config.layout)) + "/" + std::to_string(config.align);
+  for (const auto& [name, value] : config.params) key += "/" + name + "=" + std::to_string(value);
+  return key;
 }
 
 }  // namespace
@@ -27,6 +36,7 @@ GuidedStrategy::GuidedStrategy(const SearchSetup& setup)
   for (std::size_t i = 0; i < space().size(); ++i) {
     predicted_ms_[i] = estimate_cost(space()[i], setup.problem, setup.device).ms;
   }
+  for (std::size_t i = 0; i < space().size(); ++i) siblings_[tiling_key(space()[i])].push_back(i);
   std::iota(ranking_.begin(), ranking_.end(), std::size_t{0});
   std::stable_sort(ranking_.begin(), ranking_.end(),
                    [&](std::size_t a, std::size_t b) { return predicted_ms_[a] < predicted_ms_[b]; });
@@ -51,15 +61,16 @@ std::optional<std::size_t> GuidedStrategy::propose() {
       return std::nullopt;
     }
     const std::optional<std::size_t> centre = next_centre();
-    if (!centre) return std::nullopt;  // converged: the best few have no better neighbour
+    if (!centre) return std::nullopt;  // converged: every fast enough configuration is expanded
     expand(*centre);
   }
 }
 
 std::optional<std::size_t> GuidedStrategy::next_centre() const {
-  const std::size_t beam = std::min(kBeamWidth, successes_.size());
-  for (std::size_t i = 0; i < beam; ++i) {
-    if (!expanded_[successes_[i].second]) return successes_[i].second;
+  // Fastest first; a configuration much slower than the best is not worth a neighbourhood.
+  for (const auto& [ms, index] : successes_) {
+    if (ms > kWidenWithin * successes_.front().first) break;
+    if (!expanded_[index]) return index;
   }
   return std::nullopt;
 }
@@ -70,6 +81,9 @@ void GuidedStrategy::expand(std::size_t centre) {
   for (const KernelConfig& neighbour : neighbours(space()[centre])) {
     const std::optional<std::size_t> index = index_of(neighbour);
     if (index && !was_proposed(*index)) fresh.push_back(*index);
+  }
+  for (const std::size_t sibling : siblings_.at(tiling_key(space()[centre]))) {
+    if (!was_proposed(sibling)) fresh.push_back(sibling);
   }
   // The model's favourite first, so a budget running out cuts the least promising.
   std::stable_sort(fresh.begin(), fresh.end(),

@@ -15,6 +15,7 @@
 #include "kernel_family.hpp"
 #include "make_strategy.hpp"
 #include "measure_worker.hpp"
+#include "search_setup.hpp"
 #include "search_space.hpp"
 #include "tuning_db.hpp"
 
@@ -34,104 +35,6 @@ std::string lower(std::string text) {
 
 cache::Problem to_cache(const Problem& problem) {
   return cache::Problem{std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
-}
-
-// The alignment (in floats) of a problem's operands with minimal leading dimensions in
-// cudaMalloc'd buffers: what the tuner's own inputs allow, and so which variants it tunes.
-int natural_alignment(const Problem& problem) {
-  const long long lda = a_is_transposed(problem.layout) ? problem.M : problem.K;
-  const long long ldb = b_is_transposed(problem.layout) ? problem.K : problem.N;
-  for (int align : {4, 2}) {
-    if (lda % align == 0 && ldb % align == 0 && problem.N % align == 0) return align;
-  }
-  return 1;
-}
-
-std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names) {
-  std::vector<const KernelFamily*> families;
-  if (names.empty()) {
-    for (const KernelFamily* family : all_families()) {
-      if (family->tuned_by_default()) families.push_back(family);
-    }
-  } else {
-    for (const std::string& name : names) families.push_back(&find_family(name));
-  }
-  return families;
-}
-
-// Each family's configurations at the widest alignment it has within `alignment` (a narrower
-// variant of the same tiles is never faster on aligned data), less those the family says cannot
-// compete on this problem. sm_count 0: keep them all (a dry run compiles everything).
-std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
-                                          const std::vector<std::string>& family_names, int sm_count) {
-  std::vector<KernelConfig> space;
-  for (const KernelFamily* family : selected_families(family_names)) {
-    for (int align : family->alignments()) {
-      if (align > alignment) continue;
-      for (KernelConfig& config : enumerate_space(*family, problem.layout, align)) {
-        if (sm_count == 0 || family->worth_searching(config, problem.M, problem.N, problem.K, sm_count)) {
-          space.push_back(std::move(config));
-        }
-      }
-      break;
-    }
-  }
-  return space;
-}
-
-// Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
-// moved to this problem's alignment where their family allows it.
-std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment) {
-  std::vector<std::pair<double, KernelConfig>> nearby;
-  for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
-    if (entry.gpu != gpu || entry.problem.layout != layout_name(problem.layout)) continue;
-    const Problem other{problem.layout, static_cast<int>(entry.problem.m), static_cast<int>(entry.problem.n),
-                        static_cast<int>(entry.problem.k)};
-    if (other == problem) continue;
-    try {
-      KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
-      const std::vector<int> aligns = find_family(config.family).alignments();
-      for (int align : aligns) {
-        if (align <= alignment) {
-          config.align = align;
-          break;
-        }
-      }
-      nearby.emplace_back(log_distance(problem, other), config);
-    } catch (const std::exception&) {
-      // a winner from a family this build no longer has: no seed
-    }
-  }
-  std::sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<KernelConfig> seeds;
-  for (std::size_t i = 0; i < nearby.size() && i < 3; ++i) seeds.push_back(nearby[i].second);
-  return seeds;
-}
-
-// The default configuration of each family present in `space`, at the alignment the space has
-// for that family.
-std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space) {
-  std::vector<KernelConfig> defaults;
-  std::set<std::string> families;
-  for (const KernelConfig& config : space) {
-    if (!families.insert(config.family).second) continue;
-    defaults.push_back(find_family(config.family).default_config(config.layout, config.align));
-  }
-  return defaults;
-}
-
-// What the database already knows of this (GPU, problem): the best ok time of each kernel, or
-// a failure.
-std::map<std::string, CandidateResult> stored_results(const cache::Database& db, std::int64_t gpu_id,
-                                                      std::int64_t problem_id) {
-  std::map<std::string, CandidateResult> results;
-  for (const cache::MeasurementRow& row : db.measurements_for(gpu_id, problem_id)) {
-    CandidateResult result = row.timing ? CandidateResult::measured(row.timing->median_ms) : CandidateResult::failed();
-    auto [it, inserted] = results.emplace(row.kernel_name, result);
-    if (!inserted && result.ok && (!it->second.ok || result.ms < it->second.ms)) it->second = result;
-  }
-  return results;
 }
 
 std::string params_json(const KernelConfig& config) {

@@ -1,0 +1,44 @@
+// What the search of one problem starts from: its candidate space, its seeds (warm start from
+// the nearest tuned problems, then every family's default), and what the database already holds
+// of it. Shared by `tune` and by replays of recorded measurements (tests/tuner), so that both
+// search the same space from the same seeds. No GPU here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_config.hpp"
+#include "problem.hpp"
+#include "strategy.hpp"
+#include "tuning_db.hpp"
+
+namespace gemmtune::tuner {
+
+// The alignment (in floats) of a problem's operands with minimal leading dimensions in
+// cudaMalloc'd buffers: what the tuner's own inputs allow, and so which variants it tunes.
+int natural_alignment(const Problem& problem);
+
+// Each family's configurations at the widest alignment it has within `alignment` (a narrower
+// variant of the same tiles is never faster on aligned data), less those the family says cannot
+// compete on this problem. `family_names` empty: every family tuned by default. sm_count 0: keep
+// them all (a dry run compiles everything).
+std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
+                                          const std::vector<std::string>& family_names, int sm_count);
+
+// Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
+// moved to this problem's alignment where their family allows it.
+std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
+                                           int alignment);
+
+// The default configuration of each family present in `space`, at the alignment the space has
+// for that family.
+std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space);
+
+// What the database already knows of this (GPU, problem): the best ok time of each kernel, or
+// a failure.
+std::map<std::string, CandidateResult> stored_results(const cache::Database& db, std::int64_t gpu_id,
+                                                      std::int64_t problem_id);
+
+}  // namespace gemmtune::tuner
