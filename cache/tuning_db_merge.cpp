@@ -97,7 +97,9 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
       " WHERE excluded.measured_at > winners.measured_at");
 }
 
-void check_sources(const Database& into, std::span<const std::string> from_paths) {
+}  // namespace
+
+void check_merge_sources(const Database& into, std::span<const std::string> from_paths) {
   if (from_paths.size() > kMaxSources) {
     throw Error("merge", "at most " + std::to_string(kMaxSources) +
                              " databases can be merged at once, got " +
@@ -114,10 +116,8 @@ void check_sources(const Database& into, std::span<const std::string> from_paths
   }
 }
 
-}  // namespace
-
 MergeCounts merge_databases(Database& into, std::span<const std::string> from_paths) {
-  check_sources(into, from_paths);
+  check_merge_sources(into, from_paths);
   const Connection& connection = into.connection();
   std::vector<std::unique_ptr<Attachment>> sources;
   for (const std::string& from : from_paths) {

@@ -24,6 +24,13 @@ struct MergeCounts {
 // as it was. Nothing in `into` is lost: measurements of both are kept, exact duplicates (same
 // GPU, problem, kernel and measured_at) once; of two winners for one (GPU, problem), the one
 // measured later wins. At most 10 sources (SQLite's limit on attached databases).
+// Calls check_merge_sources first.
 MergeCounts merge_databases(Database& into, std::span<const std::string> from_paths);
+
+// Throws Error unless every source can be merged into `into`: at most 10, each an existing
+// gemmtune database of this schema version (NotFoundError for a missing one), none `into`
+// itself. Writes nothing; callers that report unusable input apart from failures while merging
+// (tunedb) call it before merge_databases.
+void check_merge_sources(const Database& into, std::span<const std::string> from_paths);
 
 }  // namespace gemmtune::cache

@@ -2,21 +2,23 @@
 // inputs; each result checked against cuBLAS; the seed chapter's table (version, key change,
 // ms, TFLOPS, % of cuBLAS).
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "build_info.hpp"
 #include "compare.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "device.hpp"
+#include "exit_codes.hpp"
 #include "gemm_call.hpp"
 #include "kernel_family.hpp"
 #include "loaded_kernel.hpp"
+#include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
 #include "problem.hpp"
@@ -55,12 +57,11 @@ double tflops(const Problem& problem, double ms) { return problem.flops() / (ms 
 
 class Bench {
  public:
-  Bench(const DeviceInfo& device, const Options& options) : device_(device), options_(options) {
-    if (!options.db_path.empty()) db_ = cache::Database::open(options.db_path, cache::OpenMode::ReadOnly);
-  }
+  Bench(const DeviceInfo& device, const Options& options, std::optional<cache::Database> db)
+      : device_(device), options_(options), db_(std::move(db)) {}
 
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
-  // its check against cuBLAS.
+  // to compile or run, or its check against cuBLAS.
   bool run(const Problem& problem, TextTable& table, TextTable& csv) {
     OperandSets operands(problem.layout, problem.M, problem.N, problem.K, device_.l2_bytes,
                          device_.global_memory_bytes, 20261129u);
@@ -77,6 +78,7 @@ class Bench {
         [&](int i) { cublas_sgemm(cublas.get(), problem.layout, operands.params(i, alpha, beta), stream.get()); },
         operands.count(), stream.get(), timing);
     const std::string shape = tuner::to_string(problem);
+    spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
     add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, "reference");
 
@@ -87,6 +89,8 @@ class Bench {
       const std::string name = kernel_name(config);
       try {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
+        spdlog::debug("{}: compiled for {}, {} registers, {} B spill stores", name, device_.arch(),
+                      compiled.resources.registers, compiled.resources.spill_store_bytes);
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
         Workspace workspace;
         auto with_workspace = [&](GemmParams params) {
@@ -97,17 +101,19 @@ class Bench {
         const Comparison check = compare_outputs(operands.check_result(stream.get()), reference, problem.M,
                                                  problem.N, operands.ldc(), fp32_gemm_tolerance(problem.K));
         if (!check.passed) {
+          spdlog::error("{} on {}: wrong result: {}", name, shape, check.summary);
           add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);
           return false;
         }
         const TimingStats time = time_launches(
             [&](int i) { kernel.launch(with_workspace(operands.params(i, alpha, beta)), stream.get()); },
             operands.count(), stream.get(), timing);
+        spdlog::debug("{}: {}, median {:.4f} ms over {} runs", name, check.summary, time.median_ms, time.repetitions);
         add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
                 check.summary);
         return true;
       } catch (const std::exception& error) {
-        std::cerr << "gemmbench: " << name << " on " << shape << ": " << error.what() << '\n';
+        spdlog::error("{} on {}: {}", name, shape, error.what());
         add_failure(table, csv, shape, tag, summary, config, std::string("FAILED: ") + first_line(error.what()));
         if (dynamic_cast<const CudaError*>(&error) != nullptr) throw;  // the context may be unusable
         return false;
@@ -172,33 +178,55 @@ class Bench {
   std::optional<cache::Database> db_;
 };
 
+// Problems from --shape and --shapes; throws BadInput for a bad one.
 std::vector<Problem> collect_problems(const Options& options) {
   std::vector<Problem> problems;
-  const std::string default_layout(layout_name(parse_layout(options.layout)));
-  for (const std::string& text : options.shapes) {
-    problems.push_back(tuner::parse_problem(text.find(':') == std::string::npos ? default_layout + ":" + text : text));
-  }
-  if (!options.shapes_file.empty()) {
-    for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
-      problems.push_back(spec);
+  try {
+    const std::string default_layout(layout_name(parse_layout(options.layout)));
+    for (const std::string& text : options.shapes) {
+      problems.push_back(
+          tuner::parse_problem(text.find(':') == std::string::npos ? default_layout + ":" + text : text));
     }
+    if (!options.shapes_file.empty()) {
+      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
+        problems.push_back(spec);
+      }
+    }
+    for (const std::string& family : options.families) find_family(family);  // unknown: throws
+  } catch (const tuner::ShapesFileError& error) {
+    throw BadInput(error.what());
+  } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
   }
+  if (problems.empty()) throw BadInput("no problem given: use --shape MxNxK or --shapes FILE");
   return problems;
 }
 
+std::optional<cache::Database> open_database(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  try {
+    return cache::Database::open(path, cache::OpenMode::ReadOnly);
+  } catch (const cache::Error& error) {
+    throw BadInput(error.what());
+  }
+}
+
+// Everything the command line names is checked (problems, families, the GPU, the database, the
+// CSV file) before the first kernel runs.
 int run(const Options& options) {
   const std::vector<Problem> problems = collect_problems(options);
-  if (problems.empty()) {
-    std::cerr << "gemmbench: no problem given: use --shape MxNxK or --shapes FILE\n";
-    return 2;
-  }
-  for (const std::string& family : options.families) find_family(family);  // unknown: throws
+  std::string problem_list;
+  for (const Problem& problem : problems) problem_list += (problem_list.empty() ? "" : ", ") + tuner::to_string(problem);
+  spdlog::debug("{} problem(s): {}", problems.size(), problem_list);
 
   std::string why_none;
   const std::optional<DeviceInfo> device = first_device(&why_none);
-  if (!device) {
-    std::cerr << "gemmbench: no usable CUDA device: " << why_none << '\n';
-    return 2;
+  if (!device) throw BadInput("no usable CUDA device: " + why_none);
+  std::optional<cache::Database> db = open_database(options.db_path);
+  std::ofstream csv_file;
+  if (!options.csv_path.empty()) {
+    csv_file.open(options.csv_path);
+    if (!csv_file) throw BadInput(options.csv_path + ": cannot open for writing");
   }
   GT_CUDA(cudaSetDevice(device->index));
   std::cout << "# gemmbench\n\n"
@@ -212,31 +240,42 @@ int run(const Options& options) {
   TextTable csv({"problem", "version", "family", "kernel", "median_ms", "p10_ms", "p90_ms", "repetitions",
                  "tflops", "percent_of_cublas", "check"});
   bool all_passed = true;
-  Bench bench(*device, options);
-  for (const Problem& problem : problems) all_passed = bench.run(problem, table, csv) && all_passed;
+  Bench bench(*device, options, std::move(db));
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    // One plain line a problem, also when piped: a problem takes seconds, not a progress bar's worth.
+    spdlog::info("[{}/{}] {}", i + 1, problems.size(), tuner::to_string(problems[i]));
+    all_passed = bench.run(problems[i], table, csv) && all_passed;
+  }
   table.print_markdown(std::cout);
   if (!options.csv_path.empty()) {
-    std::ofstream out(options.csv_path);
-    csv.print_csv(out);
-    if (!out) {
-      std::cerr << "gemmbench: could not write " << options.csv_path << '\n';
-      return 2;
+    csv.print_csv(csv_file);
+    csv_file.close();
+    if (!csv_file) {
+      spdlog::error("{}: write failed", options.csv_path);
+      return kExitFailure;
     }
   }
-  if (!all_passed) std::cerr << "gemmbench: some kernels failed their check against cuBLAS (see the table)\n";
-  return all_passed ? 0 : 1;
+  if (!all_passed) {
+    spdlog::error("some kernels failed to run or their check against cuBLAS (see the table)");
+    return kExitFailure;
+  }
+  return kExitDone;
 }
 
 }  // namespace
 }  // namespace gemmtune
 
 int main(int argc, char** argv) {
-  gemmtune::Options options;
+  using namespace gemmtune;
+  Options options;
+  LogOptions log_options;
   CLI::App app{
       "gemmbench: times cuBLAS (pedantic FP32) and every kernel family with its default configuration\n"
       "(and, with --db, the tuned winner) on the same random inputs, checks each result against cuBLAS,\n"
-      "and prints a table.\n"
-      "Exit code: 0 all checks passed, 1 a kernel failed its check, 2 bad arguments or no GPU."};
+      "and prints a table. Results go to standard output, logs and errors to standard error.\n" +
+      exit_codes_help("flags, shapes, families, files, a database it cannot use, no GPU",
+                      "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
+  prefix_parse_errors(app, "gemmbench");
   app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
   app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments")
       ->check(CLI::ExistingFile);
@@ -251,17 +290,20 @@ int main(int argc, char** argv) {
   app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  add_log_options(app, log_options);
   try {
-    return gemmtune::run(options);
-  } catch (const gemmtune::tuner::ShapesFileError& error) {
-    std::cerr << "gemmbench: " << error.what() << '\n';
-    return 2;
-  } catch (const std::invalid_argument& error) {
-    std::cerr << "gemmbench: " << error.what() << '\n';
-    return 2;
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_for_parse_error(app, error);
+  }
+  start_logging("gemmbench", log_options);
+  try {
+    return run(options);
+  } catch (const BadInput& error) {
+    spdlog::error("{}", error.what());
+    return kExitBadInput;
   } catch (const std::exception& error) {
-    std::cerr << "gemmbench: " << error.what() << '\n';
-    return 3;
+    spdlog::error("{}", error.what());
+    return kExitFailure;
   }
 }

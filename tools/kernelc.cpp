@@ -2,56 +2,106 @@
 // report (registers, shared memory, spills); optionally writes each cubin (for cuobjdump -sass).
 // Needs no GPU.
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
+#include "exit_codes.hpp"
 #include "kernel_family.hpp"
+#include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 
+namespace gemmtune {
+namespace {
+
+// The names to compile: those given, then with --defaults every family's default. Throws
+// BadInput for an arch NVRTC does not know, a name that does not parse, a configuration its
+// family refuses, or no name at all.
+std::vector<std::string> names_to_compile(std::vector<std::string> names, const std::string& arch, bool defaults) {
+  try {
+    require_supported_arch(arch);
+    if (defaults) {
+      for (const KernelFamily* family : all_families()) {
+        names.push_back(kernel_name(family->default_config(Layout::NN, family->alignments().front())));
+      }
+    }
+    for (const std::string& name : names) {  // refuse bad names and illegal configurations before compiling
+      const KernelConfig config = parse_kernel_name(name);
+      if (auto reason = find_family(config.family).check(config)) throw BadInput(name + ": " + *reason);
+    }
+  } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
+  }
+  if (names.empty()) throw BadInput("no configuration given: name one, or pass --defaults");
+  return names;
+}
+
+// Compiles one configuration and prints its resources; throws what compile_kernel throws.
+void compile_one(const std::string& name, const std::string& arch, bool show_log, const std::string& out_dir) {
+  spdlog::debug("{}: compiling for {} with {}", name, arch, nvrtc_compile_options());
+  const auto started = std::chrono::steady_clock::now();
+  const CompiledKernel compiled = compile_kernel(parse_kernel_name(name), arch);
+  spdlog::debug("{}: compiled in {:.0f} ms: {}", name,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
+                compiled.instantiation);
+  const ResourceUsage& r = compiled.resources;
+  std::cout << name << ": " << r.registers << " registers, " << r.static_smem_bytes << " B static smem, "
+            << r.stack_frame_bytes << " B stack, " << r.spill_store_bytes << "/" << r.spill_load_bytes
+            << " B spill stores/loads, cubin " << compiled.cubin.size() << " B\n";
+  if (show_log) std::cout << compiled.log << "\n";
+  if (!out_dir.empty()) {
+    const std::string path = out_dir + "/" + name + ".cubin";
+    std::ofstream file(path, std::ios::binary);
+    file.write(compiled.cubin.data(), static_cast<std::streamsize>(compiled.cubin.size()));
+    if (!file) throw std::runtime_error("could not write " + path);
+    spdlog::debug("{}: wrote {}", name, path);
+  }
+}
+
+}  // namespace
+}  // namespace gemmtune
+
 int main(int argc, char** argv) {
+  using namespace gemmtune;
   std::vector<std::string> names;
   std::string arch = "sm_90";
   std::string out_dir;
-  bool show_log = false, list_defaults = false;
+  bool show_log = false, defaults = false;
+  LogOptions log_options;
   CLI::App app{"kernelc: compiles kernel configurations (by name) with NVRTC and reports their resources.\n"
-               "Exit code: 0 all compiled, 1 a configuration failed to compile, 2 bad arguments."};
+               "Needs no GPU. Results go to standard output, logs and errors to standard error.\n" +
+               exit_codes_help("flags, a name that does not parse or that its family refuses, an arch NVRTC "
+                               "does not know",
+                               "a configuration failed to compile, or its cubin to be written")};
+  prefix_parse_errors(app, "kernelc");
   app.add_option("names", names, "Kernel names, e.g. gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1");
   app.add_option("--arch", arch, "Target arch")->capture_default_str();
   app.add_option("--out", out_dir, "Write <name>.cubin files into this existing directory")->check(CLI::ExistingDirectory);
   app.add_flag("--log", show_log, "Print NVRTC's whole log");
-  app.add_flag("--defaults", list_defaults, "Also compile every family's default configuration (layout nn)");
-  CLI11_PARSE(app, argc, argv);
+  app.add_flag("--defaults", defaults, "Also compile every family's default configuration (layout nn)");
+  add_log_options(app, log_options);
   try {
-    gemmtune::require_supported_arch(arch);
-    if (list_defaults) {
-      for (const gemmtune::KernelFamily* family : gemmtune::all_families()) {
-        names.push_back(gemmtune::kernel_name(family->default_config(gemmtune::Layout::NN, family->alignments().front())));
-      }
-    }
-    for (const std::string& name : names) gemmtune::parse_kernel_name(name);  // refuse bad names before compiling
-  } catch (const std::invalid_argument& error) {
-    std::cerr << "kernelc: " << error.what() << '\n';
-    return 2;
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_for_parse_error(app, error);
+  }
+  start_logging("kernelc", log_options);
+  try {
+    names = names_to_compile(std::move(names), arch, defaults);
+  } catch (const BadInput& error) {
+    spdlog::error("{}", error.what());
+    return kExitBadInput;
   }
   int failures = 0;
   for (const std::string& name : names) {
     try {
-      const gemmtune::CompiledKernel compiled = gemmtune::compile_kernel(gemmtune::parse_kernel_name(name), arch);
-      const gemmtune::ResourceUsage& r = compiled.resources;
-      std::cout << name << ": " << r.registers << " registers, " << r.static_smem_bytes << " B static smem, "
-                << r.stack_frame_bytes << " B stack, " << r.spill_store_bytes << "/" << r.spill_load_bytes
-                << " B spill stores/loads, cubin " << compiled.cubin.size() << " B\n";
-      if (show_log) std::cout << compiled.log << "\n";
-      if (!out_dir.empty()) {
-        std::ofstream file(out_dir + "/" + name + ".cubin", std::ios::binary);
-        file.write(compiled.cubin.data(), static_cast<std::streamsize>(compiled.cubin.size()));
-        if (!file) throw std::runtime_error("could not write " + out_dir + "/" + name + ".cubin");
-      }
+      compile_one(name, arch, show_log, out_dir);
     } catch (const std::exception& error) {
       ++failures;
-      std::cerr << "kernelc: " << name << ": " << error.what() << '\n';
+      spdlog::error("{}: {}", name, error.what());
     }
   }
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? kExitDone : kExitFailure;
 }

@@ -1,9 +1,8 @@
 // tunedb: inspects tuning databases and writes the HTML report. Every database is opened
-// read-only except merge's target, and a missing file is an error (exit code 2), never a new
+// read-only except merge's target, and a missing file is bad input (exit code 2), never a new
 // empty database.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <charconv>
@@ -17,7 +16,9 @@
 #include <vector>
 
 #include "build_info.hpp"
+#include "exit_codes.hpp"
 #include "html_report.hpp"
+#include "log_options.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
 #include "tuning_db.hpp"
@@ -26,11 +27,11 @@
 namespace {
 
 using namespace gemmtune::cache;
+using gemmtune::BadInput;
+using gemmtune::kExitDone;
+using gemmtune::kExitFailure;
 // Keeps fields in the order written, so exports read like the schema.
 using json = nlohmann::ordered_json;
-
-constexpr int kExitFailure = 1;
-constexpr int kExitMissingFile = 2;
 
 // An aligned plain-text table: each column as wide as its widest cell.
 class Table {
@@ -96,10 +97,35 @@ std::string versus_cublas(const Winner& winner) {
   return fixed(*winner.cublas_ms / winner.median_ms, 2) + "x";
 }
 
-Database open_read_only(const std::string& path) { return Database::open(path, OpenMode::ReadOnly); }
+// A database named on the command line that cannot be opened (missing, not a gemmtune database,
+// another schema version) is bad input; errors after the open are failures.
+Database open_database(const std::string& path, OpenMode mode = OpenMode::ReadOnly) {
+  try {
+    Database db = Database::open(path, mode);
+    spdlog::debug("{}: opened {}", path, mode == OpenMode::ReadOnly ? "read-only" : "read-write");
+    return db;
+  } catch (const Error& error) {
+    throw BadInput(error.what());
+  }
+}
+
+Problem parse_problem_argument(const std::string& text) {
+  try {
+    return parse_problem(text);
+  } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
+  }
+}
+
+// An output file is opened before anything is written, so that a bad path is bad input.
+std::ofstream open_output(const std::string& path) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw BadInput(path + ": cannot open for writing");
+  return file;
+}
 
 int list_command(const std::string& db_path) {
-  const Database db = open_read_only(db_path);
+  const Database db = open_database(db_path);
   Table gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
   for (const Gpu& gpu : db.gpus()) {
     const GpuKey& key = gpu.info.key;
@@ -125,13 +151,13 @@ int list_command(const std::string& db_path) {
   }
   std::cout << "\nProblems\n";
   problems.print(std::cout);
-  return 0;
+  return kExitDone;
 }
 
 int show_command(const std::string& db_path, const std::string& problem_text,
                  const std::string& gpu_filter) {
-  const Problem problem = parse_problem(problem_text);
-  const Database db = open_read_only(db_path);
+  const Problem problem = parse_problem_argument(problem_text);
+  const Database db = open_database(db_path);
   const auto problem_id = db.find_problem(problem);
   bool shown = false;
   for (const Gpu& gpu : problem_id ? db.gpus(gpu_filter) : std::vector<Gpu>{}) {
@@ -154,11 +180,10 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     shown = true;
   }
   if (!shown) {
-    spdlog::error("{}: no measurements of {}{}", db_path, to_string(problem),
-                  gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'");
-    return kExitFailure;
+    throw BadInput(db_path + ": no measurements of " + to_string(problem) +
+                   (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'"));
   }
-  return 0;
+  return kExitDone;
 }
 
 std::string csv_field(const std::string& text) {
@@ -233,16 +258,11 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
 
 int export_command(const std::string& db_path, const std::string& format,
                    const std::string& out_path) {
-  const Database db = open_read_only(db_path);
-  const auto rows = db.all_measurements();
+  const Database db = open_database(db_path);
   std::ofstream file;
-  if (!out_path.empty()) {
-    file.open(out_path, std::ios::binary);
-    if (!file) {
-      spdlog::error("{}: cannot open for writing", out_path);
-      return kExitFailure;
-    }
-  }
+  if (!out_path.empty()) file = open_output(out_path);
+  const auto rows = db.all_measurements();
+  spdlog::debug("{} measurements to {} as {}", rows.size(), out_path.empty() ? "standard output" : out_path, format);
   std::ostream& out = out_path.empty() ? std::cout : file;
   if (format == "csv") {
     write_csv(out, rows);
@@ -254,13 +274,16 @@ int export_command(const std::string& db_path, const std::string& format,
     spdlog::error("{}: write failed", out_path.empty() ? "stdout" : out_path);
     return kExitFailure;
   }
-  return 0;
+  return kExitDone;
 }
 
 int diff_command(const std::string& a_path, const std::string& b_path) {
-  const Database a = open_read_only(a_path);
-  const Database b = open_read_only(b_path);
-  const auto differences = diff_winners(a.all_winners(), b.all_winners());
+  const Database a = open_database(a_path);
+  const Database b = open_database(b_path);
+  const auto a_winners = a.all_winners();
+  const auto b_winners = b.all_winners();
+  spdlog::debug("{} winners in A, {} in B", a_winners.size(), b_winners.size());
+  const auto differences = diff_winners(a_winners, b_winners);
   Table table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
                {"B ms", true}, {"B vs A", true}});
   std::map<DiffKind, int> counts;
@@ -282,32 +305,43 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
   std::cout << '\n' << differences.size() << " winners compared";
   for (const auto& [kind, count] : counts) std::cout << ", " << count << " " << to_string(kind);
   std::cout << '\n';
-  return 0;
+  return kExitDone;
 }
 
 int merge_command(const std::string& into_path, const std::vector<std::string>& from_paths,
                   bool create) {
   if (!create && !std::filesystem::exists(into_path)) {
-    throw NotFoundError("merge", "no such database file (pass --create to start a new one)",
-                        into_path);
+    throw BadInput(into_path + ": no such database file (pass --create to start a new one)");
   }
-  Database into = Database::open(into_path, OpenMode::ReadWrite);
+  Database into = open_database(into_path, OpenMode::ReadWrite);
+  try {
+    check_merge_sources(into, from_paths);
+  } catch (const Error& error) {
+    throw BadInput(error.what());
+  }
+  spdlog::debug("merging {} source(s) into {} in one transaction", from_paths.size(), into_path);
   const MergeCounts added = merge_databases(into, from_paths);
   std::cout << "merged " << from_paths.size() << " database(s) into " << into_path << ": added "
             << added.gpus << " GPUs, " << added.problems << " problems, " << added.configs
             << " configs, " << added.measurements << " measurements, " << added.binaries
             << " binaries; " << added.winners << " winners added or replaced\n";
-  return 0;
+  return kExitDone;
 }
 
 int report_command(const std::string& db_path, const std::string& out_path,
                    gemmtune::report::ReportOptions options) {
   namespace report = gemmtune::report;
-  const Database db = open_read_only(db_path);
-  const report::ReportModel model = report::load_report(
-      db, options, {db_path, gemmtune::utc_date_time(), gemmtune::build_commit()});
+  const Database db = open_database(db_path);
+  const report::ReportModel model = [&] {
+    try {
+      return report::load_report(db, options, {db_path, gemmtune::utc_date_time(), gemmtune::build_commit()});
+    } catch (const report::ReportOptionError& error) {
+      throw BadInput(error.what());
+    }
+  }();
   const std::string html = report::render_report_html(model);
-  std::ofstream file(out_path, std::ios::binary | std::ios::trunc);
+  spdlog::debug("{} GPU(s), {} bytes of HTML", model.gpus.size(), html.size());
+  std::ofstream file = open_output(out_path);
   file << html;
   file.close();
   if (!file) {
@@ -316,101 +350,100 @@ int report_command(const std::string& db_path, const std::string& out_path,
   }
   std::cout << "wrote " << out_path << ": " << model.gpus.size() << " GPU(s)"
             << (model.gpus.empty() ? ", nothing measured yet" : "") << '\n';
-  return 0;
+  return kExitDone;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases.\n"
+               "Databases are opened read-only, except the target of merge. Results go to standard output,\n"
+               "logs and errors to standard error.\n" +
+               gemmtune::exit_codes_help("flags, a missing or unusable database, a problem or GPU it does not "
+                                         "hold, an output file it cannot create",
+                                         "an SQLite error while reading or merging")};
+  gemmtune::prefix_parse_errors(app, "tunedb");
+  app.require_subcommand(1);
+  app.fallthrough();  // -v and -q also after the subcommand: tunedb list -q
+  gemmtune::LogOptions log_options;
+  gemmtune::add_log_options(app, log_options);
+  std::string db_path = "tuned.db";
+  auto add_db_option = [&](CLI::App* command) {
+    command->add_option("--db", db_path, "tuning database to read")->capture_default_str();
+  };
+
+  CLI::App* list = app.add_subcommand(
+      "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
+  add_db_option(list);
+
+  CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
+  std::string problem_text;
+  std::string gpu_filter;
+  show->add_option("PROBLEM", problem_text, "nn:4096x4096x4096, or 4096x4096x4096 for nn")->required();
+  show->add_option("--gpu", gpu_filter, "only GPUs whose name contains this (case-insensitive)");
+  add_db_option(show);
+
+  CLI::App* exporter = app.add_subcommand("export", "every measurement joined with its GPU, problem, config");
+  std::string format;
+  std::string out_path;
+  exporter->add_option("--format", format, "csv or json")->required()->check(CLI::IsMember({"csv", "json"}));
+  exporter->add_option("--out", out_path, "file to write (default: standard output)");
+  add_db_option(exporter);
+
+  CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
+  std::string a_path;
+  std::string b_path;
+  diff->add_option("A", a_path, "first database")->required();
+  diff->add_option("B", b_path, "second database")->required();
+
+  CLI::App* merge =
+      app.add_subcommand("merge", "copy everything of FROM databases into INTO; of two winners the newer wins");
+  std::string into_path;
+  std::vector<std::string> from_paths;
+  bool create = false;
+  merge->add_option("INTO", into_path, "database to merge into (written)")->required();
+  merge->add_option("FROM", from_paths, "databases to merge from (read-only; at most 10)")->required();
+  merge->add_flag("--create", create, "create INTO when it does not exist");
+
+  CLI::App* reporter = app.add_subcommand(
+      "report", "one self-contained HTML file: charts of winners, cuBLAS, roofline, candidates");
+  std::string report_path;
+  std::string report_problem;
+  gemmtune::report::ReportOptions report_options;
+  reporter->add_option("--out", report_path, "HTML file to write")->required();
+  reporter->add_option("--problem", report_problem,
+                       "problem whose candidates to plot (default: the most ok measurements)");
+  reporter->add_option("--gpu", report_options.gpu_name_part, "only GPUs whose name contains this (case-insensitive)");
+  reporter->add_option("--param", report_options.spread_parameter,
+                       "x of the candidates plot: a parameter or a product, e.g. BK or BM*BN "
+                       "(default: BM*BN if present, else the first parameter)");
+  reporter->add_option("--peak-tflops", report_options.ceilings.peak_tflops,
+                       "roofline compute ceiling (default: built-in table, else observed)")
+      ->check(CLI::PositiveNumber);
+  reporter->add_option("--bandwidth-gbs", report_options.ceilings.bandwidth_gbs,
+                       "roofline memory ceiling in GB/s (default: built-in table, else observed)")
+      ->check(CLI::PositiveNumber);
+  add_db_option(reporter);
+
   try {
-    spdlog::set_default_logger(spdlog::stderr_color_st("tunedb"));
-    spdlog::set_pattern("%n: %^%l%$: %v");
-
-    CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning "
-                 "databases.\n"
-                 "Databases are opened read-only, except the target of merge."};
-    app.footer("Exit codes: 0 done, 1 error, 2 a database file does not exist.");
-    app.require_subcommand(1);
-    std::string db_path = "tuned.db";
-    auto add_db_option = [&](CLI::App* command) {
-      command->add_option("--db", db_path, "tuning database to read")->capture_default_str();
-    };
-
-    CLI::App* list = app.add_subcommand(
-        "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
-    add_db_option(list);
-
-    CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
-    std::string problem_text;
-    std::string gpu_filter;
-    show->add_option("PROBLEM", problem_text, "nn:4096x4096x4096, or 4096x4096x4096 for nn")
-        ->required();
-    show->add_option("--gpu", gpu_filter, "only GPUs whose name contains this (case-insensitive)");
-    add_db_option(show);
-
-    CLI::App* exporter =
-        app.add_subcommand("export", "every measurement joined with its GPU, problem, config");
-    std::string format;
-    std::string out_path;
-    exporter->add_option("--format", format, "csv or json")
-        ->required()
-        ->check(CLI::IsMember({"csv", "json"}));
-    exporter->add_option("--out", out_path, "file to write (default: standard output)");
-    add_db_option(exporter);
-
-    CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
-    std::string a_path;
-    std::string b_path;
-    diff->add_option("A", a_path, "first database")->required();
-    diff->add_option("B", b_path, "second database")->required();
-
-    CLI::App* merge = app.add_subcommand(
-        "merge", "copy everything of FROM databases into INTO; of two winners the newer wins");
-    std::string into_path;
-    std::vector<std::string> from_paths;
-    bool create = false;
-    merge->add_option("INTO", into_path, "database to merge into (written)")->required();
-    merge->add_option("FROM", from_paths, "databases to merge from (read-only)")->required();
-    merge->add_flag("--create", create, "create INTO when it does not exist");
-
-    CLI::App* reporter = app.add_subcommand(
-        "report", "one self-contained HTML file: charts of winners, cuBLAS, roofline, candidates");
-    std::string report_path;
-    std::string report_problem;
-    gemmtune::report::ReportOptions report_options;
-    reporter->add_option("--out", report_path, "HTML file to write")->required();
-    reporter->add_option("--problem", report_problem,
-                         "problem whose candidates to plot (default: the most ok measurements)");
-    reporter->add_option("--gpu", report_options.gpu_name_part,
-                         "only GPUs whose name contains this (case-insensitive)");
-    reporter->add_option("--param", report_options.spread_parameter,
-                         "x of the candidates plot: a parameter or a product, e.g. BK or BM*BN "
-                         "(default: BM*BN if present, else the first parameter)");
-    reporter->add_option("--peak-tflops", report_options.ceilings.peak_tflops,
-                         "roofline compute ceiling (default: built-in table, else observed)")
-        ->check(CLI::PositiveNumber);
-    reporter->add_option("--bandwidth-gbs", report_options.ceilings.bandwidth_gbs,
-                         "roofline memory ceiling in GB/s (default: built-in table, else observed)")
-        ->check(CLI::PositiveNumber);
-    add_db_option(reporter);
-
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& error) {
-      return app.exit(error);
-    }
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return gemmtune::exit_for_parse_error(app, error);
+  }
+  gemmtune::start_logging("tunedb", log_options);
+  try {
     if (*list) return list_command(db_path);
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path);
     if (*diff) return diff_command(a_path, b_path);
     if (*reporter) {
-      if (!report_problem.empty()) report_options.spread_problem = parse_problem(report_problem);
+      if (!report_problem.empty()) report_options.spread_problem = parse_problem_argument(report_problem);
       return report_command(db_path, report_path, std::move(report_options));
     }
     return merge_command(into_path, from_paths, create);
-  } catch (const NotFoundError& error) {
+  } catch (const BadInput& error) {
     spdlog::error("{}", error.what());
-    return kExitMissingFile;
+    return gemmtune::kExitBadInput;
   } catch (const std::exception& error) {
     spdlog::error("{}", error.what());
     return kExitFailure;

@@ -1,16 +1,18 @@
 // sgemm_overhead: the host time of one warm Runtime::sgemm() on a tiny problem, against a bare
 // LoadedKernel::launch of the kernel it selects and against cublasSgemm, as a small table. The
-// target: sgemm() at most 1 us above the bare launch. Exits 2 where there is no GPU.
+// target: sgemm() at most 1 us above the bare launch. A benchmark for developers, not installed;
+// its exit codes are the tools' (docs/cli.md).
 //
 //   sgemm_overhead [--db tuned.db] [--size 16]
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuda_handles.hpp"
@@ -24,6 +26,23 @@ namespace {
 
 using namespace gemmtune;
 
+constexpr int kExitDone = 0, kExitBadInput = 2, kExitFailure = 3;  // as every tool's (tools/exit_codes.hpp)
+constexpr const char* kHelp =
+    "sgemm_overhead: the host time of one warm Runtime::sgemm() on a tiny problem, against a bare\n"
+    "launch of the kernel it selects and against cublasSgemm. Needs a GPU.\n"
+    "Exit codes: 0 done, 2 bad input (arguments, a database the runtime cannot open, no GPU),\n"
+    "3 failure while running (the call cannot be planned, a CUDA or cuBLAS error).\n"
+    "Usage: sgemm_overhead [--db tuned.db] [--size 16]\n"
+    "  --db PATH   tuning database (default: none, default kernels)\n"
+    "  --size N    M = N = K (default 16)\n"
+    "  -h,--help   print this help and exit\n";
+
+// Arguments a user got wrong: exit kExitBadInput.
+class BadInput : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 constexpr int kBatches = 50;
 constexpr int kCallsPerBatch = 200;  // well below the launch queue's depth, so no call waits
 constexpr double kTargetMicroseconds = 1.0;
@@ -31,22 +50,32 @@ constexpr double kTargetMicroseconds = 1.0;
 struct Arguments {
   std::string db_path;  // empty: no database, default kernels
   int size = 16;
+  bool help = false;
 };
 
 Arguments parse_arguments(int argc, char** argv) {
   Arguments arguments;
   for (int i = 1; i < argc; ++i) {
-    const bool has_value = i + 1 < argc;
-    if (std::strcmp(argv[i], "--db") == 0 && has_value) {
-      arguments.db_path = argv[++i];
-    } else if (std::strcmp(argv[i], "--size") == 0 && has_value) {
-      arguments.size = std::atoi(argv[++i]);
+    const std::string_view argument = argv[i];
+    const auto value = [&]() -> std::string_view {
+      if (i + 1 == argc) throw BadInput(std::string(argument) + " needs a value");
+      return argv[++i];
+    };
+    if (argument == "--help" || argument == "-h") {
+      arguments.help = true;
+    } else if (argument == "--db") {
+      arguments.db_path = value();
+    } else if (argument == "--size") {
+      const std::string_view text = value();
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), arguments.size);
+      if (error != std::errc() || end != text.data() + text.size() || arguments.size < 1) {
+        throw BadInput("--size: '" + std::string(text) + "' is not a positive whole number");
+      }
     } else {
-      throw std::invalid_argument(std::string("unknown argument '") + argv[i] +
-                                  "'; usage: sgemm_overhead [--db tuned.db] [--size 16]");
+      throw BadInput("unknown argument '" + std::string(argument) +
+                     "'; usage: sgemm_overhead [--db tuned.db] [--size 16] (--help for more)");
     }
   }
-  if (arguments.size < 1) throw std::invalid_argument("--size must be a positive integer");
   return arguments;
 }
 
@@ -81,14 +110,14 @@ int run(const Arguments& arguments) {
   const std::optional<DeviceInfo> device = first_device(&why_none);
   if (!device) {
     std::cerr << "sgemm_overhead: needs a GPU, and there is none: " << why_none << "\n";
-    return 2;
+    return kExitBadInput;
   }
   RuntimeOptions options;
   options.allow_untuned = true;
   Runtime runtime;
   if (Runtime::open(runtime, arguments.db_path, options) != Status::Success) {
     std::cerr << "sgemm_overhead: " << last_error() << "\n";
-    return 1;
+    return kExitBadInput;
   }
 
   const int n = arguments.size;
@@ -103,7 +132,7 @@ int run(const Arguments& arguments) {
   Selection selection;
   if (runtime.plan(call, selection) != Status::Success || selection.backend != Backend::Kernel) {
     std::cerr << "sgemm_overhead: cannot plan the call: " << last_error() << "\n";
-    return 1;
+    return kExitFailure;
   }
   const KernelConfig config = parse_kernel_name(selection.kernel);
   const CompiledKernel compiled = compile_kernel(config, device->arch());
@@ -138,16 +167,27 @@ int run(const Arguments& arguments) {
   const double overhead = dispatched - bare;
   std::printf("sgemm() overhead %.3f us: %s the %.1f us target\n", overhead,
               overhead <= kTargetMicroseconds ? "within" : "ABOVE", kTargetMicroseconds);
-  return 0;
+  return kExitDone;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  Arguments arguments;
   try {
-    return run(parse_arguments(argc, argv));
+    arguments = parse_arguments(argc, argv);
+  } catch (const BadInput& error) {
+    std::cerr << "sgemm_overhead: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+  if (arguments.help) {
+    std::cout << kHelp;
+    return kExitDone;
+  }
+  try {
+    return run(arguments);
   } catch (const std::exception& error) {
     std::cerr << "sgemm_overhead: " << error.what() << "\n";
-    return 1;
+    return kExitFailure;
   }
 }

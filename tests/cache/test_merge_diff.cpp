@@ -106,6 +106,26 @@ TEST_CASE("cache: merge refuses a missing source, or the target itself, changing
   CHECK(all_rows(into) == rows);
 }
 
+TEST_CASE("cache: check_merge_sources refuses what merge would refuse, accepts the rest, writes nothing",
+          "[cache]") {
+  TempDir dir;
+  const std::string a = dir.file("a.db");
+  const std::string b = dir.file("b.db");
+  write_a(a);
+  write_b(b);
+  Database into = Database::open(a, OpenMode::ReadWrite);
+  const auto rows = all_rows(into);
+  const std::vector<std::string> missing = {b, dir.file("missing.db")};
+  CHECK_THROWS_AS(check_merge_sources(into, missing), NotFoundError);
+  const std::vector<std::string> itself = {a};
+  CHECK_THROWS_WITH(check_merge_sources(into, itself), Catch::Contains("into itself"));
+  const std::vector<std::string> eleven(11, b);
+  CHECK_THROWS_WITH(check_merge_sources(into, eleven), Catch::Contains("at most 10 databases"));
+  const std::vector<std::string> good = {b};
+  CHECK_NOTHROW(check_merge_sources(into, good));
+  CHECK(all_rows(into) == rows);
+}
+
 TEST_CASE("cache: diff_winners tells identical, time, kernel and one-sided differences", "[cache]") {
   const GpuKey gpu = h200().key;
   auto entry = [&](const Problem& problem, const std::string& kernel, double ms) {

@@ -6,7 +6,7 @@ target_link_libraries(write_tunedb_fixtures PRIVATE gemmtune_cache)
 
 set(tunedb $<TARGET_FILE:tunedb>)
 set(dbs ${CMAKE_CURRENT_BINARY_DIR}/tunedb_dbs)
-set(expect_run ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.cmake)
+set(expect_run ${GEMMTUNE_TESTS_DIR}/support/expect_run.cmake)
 
 add_test(NAME cache_tunedb_help COMMAND ${tunedb} --help)
 set_tests_properties(cache_tunedb_help PROPERTIES
@@ -17,16 +17,20 @@ foreach(command list show export diff merge)
     PASS_REGULAR_EXPRESSION "Usage: .*tunedb ${command}.*-h,--help")
 endforeach()
 
-# Runs tunedb with ARGS; passes when the exit code and output are as expected.
+# Runs tunedb with ARGS; passes when the exit code and output are as expected (and the output
+# does not match NOT_OUTPUT). Exit codes: 0 done, 2 bad input, 3 failure while running.
 function(add_tunedb_test name exit_code output_regex)
-  cmake_parse_arguments(arg "" "NOT_CREATED;SETS_UP;ALSO_REQUIRES" "ARGS" ${ARGN})
-  set(not_created)
+  cmake_parse_arguments(arg "" "NOT_CREATED;NOT_OUTPUT;SETS_UP;ALSO_REQUIRES" "ARGS" ${ARGN})
+  set(options)
   if(arg_NOT_CREATED)
-    set(not_created -DNOT_CREATED=${arg_NOT_CREATED})
+    list(APPEND options -DNOT_CREATED=${arg_NOT_CREATED})
+  endif()
+  if(arg_NOT_OUTPUT)
+    list(APPEND options "-DNOT_OUTPUT_REGEX=${arg_NOT_OUTPUT}")
   endif()
   add_test(NAME cache_tunedb_${name}
     COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${tunedb};${arg_ARGS}" -DEXIT_CODE=${exit_code}
-            "-DOUTPUT_REGEX=${output_regex}" ${not_created} -P ${expect_run})
+            "-DOUTPUT_REGEX=${output_regex}" ${options} -P ${expect_run})
   set(required cache_tunedb_dbs ${arg_ALSO_REQUIRES})
   set_tests_properties(cache_tunedb_${name} PROPERTIES FIXTURES_REQUIRED "${required}")
   if(arg_SETS_UP)
@@ -39,23 +43,23 @@ set_tests_properties(cache_tunedb_write_dbs PROPERTIES FIXTURES_SETUP cache_tune
 
 add_tunedb_test(missing_file 2 "no such database file"
   ARGS list --db ${dbs}/missing.db NOT_CREATED ${dbs}/missing.db)
-add_tunedb_test(garbage_file 1 "not an SQLite database" ARGS list --db ${dbs}/garbage.db)
+add_tunedb_test(garbage_file 2 "not an SQLite database" ARGS list --db ${dbs}/garbage.db)
 add_tunedb_test(list 0
   "NVIDIA H200 +9.0 +132.*nn:512x512x512 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +1.200 +1.20x"
   ARGS list --db ${dbs}/a.db)
 add_tunedb_test(show 0
   "nn:512x512x512 +\\(2 measurements\\).* 1 +gemmtune_sgemm_reg2d_nn_bm128[^ ]+ +ok +1.000.*- +gemmtune_sgemm_reg2d_nn_bm256[^ ]+ +resource_limit +- .* smem"
   ARGS show 512x512x512 --gpu h200 --db ${dbs}/a.db)
-add_tunedb_test(show_unknown_problem 1 "no measurements of nn:7x7x7"
+add_tunedb_test(show_unknown_problem 2 "no measurements of nn:7x7x7"
   ARGS show nn:7x7x7 --db ${dbs}/a.db)
-add_tunedb_test(show_bad_problem 1 "expected \\[layout:\\]MxNxK" ARGS show 7x7 --db ${dbs}/a.db)
+add_tunedb_test(show_bad_problem 2 "expected \\[layout:\\]MxNxK" ARGS show 7x7 --db ${dbs}/a.db)
 add_tunedb_test(export_csv 0
   "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
   ARGS export --format csv --db ${dbs}/a.db)
 add_tunedb_test(export_json 0
   "\"gpu\": {.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128.*\"params\": {.*\"BM\": 128"
   ARGS export --format json --db ${dbs}/a.db)
-add_tunedb_test(export_bad_format 105 "xml not in" ARGS export --format xml --db ${dbs}/a.db)
+add_tunedb_test(export_bad_format 2 "xml not in" ARGS export --format xml --db ${dbs}/a.db)
 add_tunedb_test(diff 0
   "nn:64x64x4096 +only in B.*nn:512x512x512 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
   ARGS diff ${dbs}/a.db ${dbs}/b.db)
@@ -67,3 +71,27 @@ add_tunedb_test(list_merged 0
   ARGS list --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
 add_tunedb_test(merge_missing_into 2 "pass --create"
   ARGS merge ${dbs}/new.db ${dbs}/b.db NOT_CREATED ${dbs}/new.db)
+add_tunedb_test(merge_garbage_source 2 "garbage.db: open: not an SQLite database"
+  ARGS merge ${dbs}/b.db ${dbs}/garbage.db)
+add_tunedb_test(merge_into_itself 2 "cannot merge a database into itself"
+  ARGS merge ${dbs}/b.db ${dbs}/b.db)
+add_tunedb_test(export_unwritable_out 2 "no/such/dir/x.csv: cannot open for writing"
+  ARGS export --format csv --db ${dbs}/a.db --out ${dbs}/no/such/dir/x.csv)
+if(EXISTS /dev/full)
+  add_tunedb_test(export_write_fails 3 "tunedb: error: /dev/full: write failed"
+    ARGS export --format csv --db ${dbs}/a.db --out /dev/full)
+endif()
+add_tunedb_test(bad_flag 2 "tunedb: The following argument was not expected: --frobnicate"
+  ARGS list --frobnicate --db ${dbs}/a.db)
+
+# -v and -q, before or after the subcommand: debug logs on standard error, or none besides the
+# results.
+add_tunedb_test(verbose 0 "tunedb: debug: .*a.db: opened read-only.*Problems"
+  ARGS -v list --db ${dbs}/a.db)
+add_tunedb_test(verbose_after_subcommand 0 "tunedb: debug: .*1 winners in A, 2 in B.*winners compared"
+  ARGS diff ${dbs}/a.db ${dbs}/b.db --verbose)
+add_tunedb_test(quiet 0 "^GPUs.*Problems.*nn:512x512x512" NOT_OUTPUT "tunedb: (debug|info)"
+  ARGS list -q --db ${dbs}/a.db)
+add_tunedb_test(quiet_still_errors 2 "tunedb: error: .*missing.db: open: no such database file"
+  ARGS --quiet list --db ${dbs}/missing.db)
+add_tunedb_test(verbose_and_quiet 2 "--verbose excludes --quiet" ARGS list -v -q --db ${dbs}/a.db)

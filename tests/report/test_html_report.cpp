@@ -205,10 +205,12 @@ TEST_CASE("load_report refuses a --problem or --gpu that matches nothing, naming
   ReportOptions unknown_problem;
   unknown_problem.spread_problem = Problem{"nn", 7, 7, 7};
   CHECK_THROWS_WITH(model_of(db, unknown_problem), Catch::Contains("no measurements of nn:7x7x7"));
+  CHECK_THROWS_AS(model_of(db, unknown_problem), ReportOptionError);  // tunedb: bad input, exit 2
   ReportOptions unknown_gpu;
   unknown_gpu.gpu_name_part = "a100";
   CHECK_THROWS_WITH(model_of(db, unknown_gpu),
                     Catch::Contains("no GPU matches 'a100'; the database has: NVIDIA H200"));
+  CHECK_THROWS_AS(model_of(db, unknown_gpu), ReportOptionError);
   unknown_gpu.gpu_name_part = "h200";
   CHECK(model_of(db, unknown_gpu).gpus.size() == 1);
 }

@@ -27,8 +27,8 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
   if (gpus.empty() && !all_gpus.empty()) {
     std::string names;
     for (const cache::Gpu& gpu : all_gpus) names += (names.empty() ? "" : ", ") + gpu.info.key.name;
-    throw std::runtime_error(db.path() + ": no GPU matches '" + options.gpu_name_part +
-                             "'; the database has: " + names);
+    throw ReportOptionError(db.path() + ": no GPU matches '" + options.gpu_name_part +
+                            "'; the database has: " + names);
   }
   const std::vector<cache::ProblemSummary> summaries = db.problem_summaries(options.gpu_name_part);
   bool any_spread = false;
@@ -57,7 +57,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
     model.gpus.push_back(std::move(section));
   }
   if (options.spread_problem && !any_spread && !model.gpus.empty()) {
-    throw std::runtime_error(
+    throw ReportOptionError(
         db.path() + ": no measurements of " + to_string(*options.spread_problem) +
         (options.gpu_name_part.empty() ? std::string()
                                        : " on a GPU matching '" + options.gpu_name_part + "'"));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,13 @@ struct ReportOptions {
   CeilingOverrides ceilings;
 };
 
-// Reads what the report needs. Throws std::runtime_error, saying what the database has, when
+// --gpu or --problem asks for what the database does not hold: bad input, not a failure.
+class ReportOptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads what the report needs. Throws ReportOptionError, saying what the database has, when
 // --gpu matches no GPU of a non-empty database or --problem was measured on none of them.
 ReportModel load_report(const cache::Database& db, const ReportOptions& options,
                         Provenance provenance);

@@ -1,0 +1,35 @@
+// The exit codes every gemmtune tool shares, as each one's --help says: 0 done, 2 bad input
+// (flags, files, databases, names: refused before any work), 3 a failure while running.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gemmtune {
+
+inline constexpr int kExitDone = 0;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitFailure = 3;
+
+// Input a tool cannot use (a file, a database, a name, a value); the tool exits kExitBadInput
+// with the message.
+class BadInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "Exit codes: 0 done, 2 bad input (BAD_INPUT), 3 failure while running (FAILURE)." for --help,
+// on two lines where one would be long.
+std::string exit_codes_help(std::string_view bad_input, std::string_view failure);
+
+// Parse errors read "TOOL: what is wrong" instead of CLI11's bare message.
+void prefix_parse_errors(CLI::App& app, std::string tool);
+
+// Prints what CLI11 prints for a parse error (the help, or the error) and returns the exit code:
+// kExitDone for --help, kExitBadInput for anything else (CLI11's own codes are 100 and up).
+int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error);
+
+}  // namespace gemmtune
