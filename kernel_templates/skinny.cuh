@@ -93,10 +93,10 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
     if (SPLITK == 1) {
       store_c(p, m, col, sum);
     } else {
-      *splitk_partial(p, tiles, blockIdx.y, m, col) = sum;
+      *splitk_partial<SPLITK>(p, tiles, blockIdx.y, m, col) = sum;
     }
   }
-  if (SPLITK > 1) splitk_finish_tile<MT, BN, THREADS, SPLITK>(p, tile, tiles, m0, n0, tid);
+  if (SPLITK > 1) splitk_finish_tile<MT, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.y, m0, n0, tid);
 }
 
 }  // namespace gemmtune

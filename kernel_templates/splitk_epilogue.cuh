@@ -1,33 +1,76 @@
 // Deterministic split-K: the SPLITK blocks of one output tile each write their partial sums to
-// the workspace; the last to arrive (counted with an atomic per tile) adds the partials in slice
-// order 0, 1, ..., SPLITK-1, whatever the arrival order, so every run gives the same bits; it
-// then applies alpha and beta and puts the tile's counter back to zero for the next launch.
+// the workspace, and the partials are added in a fixed order, whatever the arrival order, so
+// every run gives the same bits.
 //
-// Workspace layout (floats): [counters: one per tile, rounded up to 4][partials: SPLITK x M x N].
+// Up to kSplitkGroup slices, the last block of the tile to arrive (counted with an atomic per
+// tile) adds slices 0, 1, ..., SPLITK-1 and applies alpha and beta. Beyond, one block would read
+// SPLITK whole tiles alone (2 MB for 128 slices of 64 x 64) while the others sit idle, so the sum
+// is a two-level tree: the slices form groups of kSplitkGroup; the last block of each group adds
+// its group's slices in order into the group's first slice, and the last group to finish adds
+// the groups' sums in order. Each finisher resets its counter for the next launch.
+//
+// Workspace layout (floats): [counters, rounded up to 4][partials: SPLITK x M x N]. Counters: one
+// per (tile, group), then, with more than one group, one per tile.
 #pragma once
 
 #include "common.cuh"
 
 namespace gemmtune {
 
-__host__ __device__ constexpr long long splitk_counter_floats(long long tiles) { return (tiles + 3) / 4 * 4; }
+constexpr int kSplitkGroup = 16;
+
+__host__ __device__ constexpr int splitk_groups(int splitk) { return (splitk + kSplitkGroup - 1) / kSplitkGroup; }
+
+__host__ __device__ constexpr long long splitk_counter_floats(long long tiles, int splitk) {
+  const long long counters = tiles * splitk_groups(splitk) + (splitk_groups(splitk) > 1 ? tiles : 0);
+  return (counters + 3) / 4 * 4;
+}
+
+// Where slice `z` keeps its partial sum of output (m, n), with `tiles` output tiles in the grid.
+template <int SPLITK>
+__device__ __forceinline__ float* splitk_partial(const GemmParams& p, long long tiles, int z, int m, int n) {
+  return p.workspace + splitk_counter_floats(tiles, SPLITK) + static_cast<long long>(z) * p.M * p.N +
+         static_cast<long long>(m) * p.N + n;
+}
+
+namespace detail {
+
+// Whether this block is the last of `count` to arrive at `counter`; every thread gets the answer.
+// The block's partials are made visible device-wide before it is counted, and the last one then
+// sees everyone's.
+__device__ __forceinline__ bool splitk_arrive_last(unsigned* counter, unsigned count, int tid) {
+  __shared__ int is_last;
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) is_last = atomicAdd(counter, 1u) == count - 1;
+  __syncthreads();
+  const bool last = is_last;
+  if (last) __threadfence();
+  return last;
+}
+
+}  // namespace detail
 
 // Called by every thread of the block after it wrote its partial outputs through
 // splitk_partial(). Returns on every thread; the last block of the tile has finished it.
-// ROWS x COLS is output tile number `tile` (of `tiles`) at (m0, n0); THREADS the block size.
+// ROWS x COLS is output tile number `tile` (of `tiles`) at (m0, n0); this block computed slice z;
+// THREADS the block size.
 template <int ROWS, int COLS, int THREADS, int SPLITK>
-__device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long long tile, long long tiles, int m0, int n0,
-                                                   int tid) {
-  __shared__ int is_last;
+__device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long long tile, long long tiles, int z, int m0,
+                                                   int n0, int tid) {
+  static_assert(SPLITK <= kSplitkGroup || SPLITK % kSplitkGroup == 0,
+                "SPLITK above 16 must be a multiple of 16 (whole groups of slices)");
+  constexpr int GROUPS = splitk_groups(SPLITK);
+  constexpr int GROUP = GROUPS == 1 ? SPLITK : kSplitkGroup;
   unsigned* counters = reinterpret_cast<unsigned*>(p.workspace);
-  const float* partials = p.workspace + splitk_counter_floats(tiles);
+  float* partials = p.workspace + splitk_counter_floats(tiles, SPLITK);
   const long long slice = static_cast<long long>(p.M) * p.N;
-  __threadfence();  // this block's partials are visible device-wide before it is counted
-  __syncthreads();
-  if (tid == 0) is_last = atomicAdd(&counters[tile], 1u) == SPLITK - 1;
-  __syncthreads();
-  if (!is_last) return;
-  __threadfence();  // see the other blocks' partials
+  const int group = z / GROUP;
+  unsigned* group_counter = &counters[tile * GROUPS + group];
+  if (!detail::splitk_arrive_last(group_counter, GROUP, tid)) return;
+
+  // The group's slices, in order (for one group: the whole sum).
+  float* group_sum = partials + static_cast<long long>(group) * GROUP * slice;
   for (int e = tid; e < ROWS * COLS; e += THREADS) {
     const int m = m0 + e / COLS;
     const int n = n0 + e % COLS;
@@ -35,16 +78,26 @@ __device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long lon
     const long long index = static_cast<long long>(m) * p.N + n;
     float sum = 0.0f;
 #pragma unroll
-    for (int z = 0; z < SPLITK; ++z) sum += __ldcg(&partials[z * slice + index]);  // L2: not this SM's L1
+    for (int s = 0; s < GROUP; ++s) sum += __ldcg(&group_sum[s * slice + index]);  // L2: not this SM's L1
+    if (GROUPS == 1) store_c(p, m, n, sum);
+    else __stcg(&group_sum[index], sum);
+  }
+  if (tid == 0) *group_counter = 0u;
+  if (GROUPS == 1) return;
+
+  unsigned* tile_counter = &counters[tiles * GROUPS + tile];
+  if (!detail::splitk_arrive_last(tile_counter, GROUPS, tid)) return;
+  for (int e = tid; e < ROWS * COLS; e += THREADS) {
+    const int m = m0 + e / COLS;
+    const int n = n0 + e % COLS;
+    if (m >= p.M || n >= p.N) continue;
+    const long long index = static_cast<long long>(m) * p.N + n;
+    float sum = 0.0f;
+#pragma unroll
+    for (int g = 0; g < GROUPS; ++g) sum += __ldcg(&partials[g * GROUP * slice + index]);
     store_c(p, m, n, sum);
   }
-  if (tid == 0) counters[tile] = 0u;
-}
-
-// Where slice `z` keeps its partial sum of output (m, n), with `tiles` output tiles in the grid.
-__device__ __forceinline__ float* splitk_partial(const GemmParams& p, long long tiles, int z, int m, int n) {
-  return p.workspace + splitk_counter_floats(tiles) + static_cast<long long>(z) * p.M * p.N +
-         static_cast<long long>(m) * p.N + n;
+  if (tid == 0) *tile_counter = 0u;
 }
 
 }  // namespace gemmtune

@@ -197,10 +197,10 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
 #pragma unroll
       for (int j = 0; j < TN; ++j) {
         const int n = col_of(j);
-        if (m < p.M && n < p.N) *splitk_partial(p, tiles, blockIdx.z, m, n) = acc[i][j];
+        if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j];
       }
     }
-    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, m0, n0, tid);
+    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
   }
 }
 

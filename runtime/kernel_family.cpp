@@ -58,6 +58,20 @@ std::string KernelFamily::instantiation(const KernelConfig& config) const {
   return text;
 }
 
+std::size_t splitk_workspace_floats(long long tiles, int splitk, int M, int N) {
+  if (splitk == 1) return 0;
+  const long long groups = (splitk + kSplitkGroup - 1) / kSplitkGroup;
+  const long long counters = tiles * groups + (groups > 1 ? tiles : 0);
+  return static_cast<std::size_t>((counters + 3) / 4 * 4 + static_cast<long long>(splitk) * M * N);
+}
+
+std::optional<std::string> check_splitk(int splitk) {
+  if (splitk > kSplitkGroup && splitk % kSplitkGroup != 0) {
+    return "SPLITK above " + std::to_string(kSplitkGroup) + " must be a multiple of " + std::to_string(kSplitkGroup);
+  }
+  return std::nullopt;
+}
+
 const std::vector<const KernelFamily*>& all_families() {
   static const std::vector<const KernelFamily*> families = [] {
     std::vector<const KernelFamily*> all = seed_families();

@@ -25,6 +25,13 @@ inline constexpr int kMaxParamValue = 16384;
 // Blocks of `b` needed to cover `a` (a >= 0, b > 0), as a grid dimension.
 inline unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 
+// Split-K (kernel_templates/splitk_epilogue.cuh), as the host sees it: the workspace in floats
+// for `tiles` output tiles of an M x N problem cut into `splitk` slices (arrival counters, then
+// the partial sums), and the template's rule on SPLITK (nullopt when it is legal).
+constexpr int kSplitkGroup = 16;  // slices added by one block before the second level of the sum
+std::size_t splitk_workspace_floats(long long tiles, int splitk, int M, int N);
+std::optional<std::string> check_splitk(int splitk);
+
 struct LaunchShape {
   unsigned grid[3];
   unsigned block[3];

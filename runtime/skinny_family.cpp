@@ -31,10 +31,8 @@ class SkinnyFamily final : public KernelFamily {
   }
 
   std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override {
-    const int splitk = c.get("SPLITK");
-    if (splitk == 1) return 0;
     const long long tiles = static_cast<long long>(ceil_div(N, 4 * c.get("NT"))) * ceil_div(M, c.get("MT"));
-    return static_cast<std::size_t>((tiles + 3) / 4 * 4 + static_cast<long long>(splitk) * M * N);
+    return splitk_workspace_floats(tiles, c.get("SPLITK"), M, N);
   }
 
   // Only where every row fits one block (B read once) and the rows fill at least half of it.
@@ -50,6 +48,7 @@ class SkinnyFamily final : public KernelFamily {
     if (threads % 32 != 0 || threads > 1024) return refuse("NT * KG threads must be a multiple of 32 and at most 1024");
     if (c.get("MT") > 32) return refuse("MT must be 1..32");
     if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
+    if (auto why = check_splitk(c.get("SPLITK"))) return refuse(*why);
     return std::nullopt;
   }
 

@@ -43,10 +43,8 @@ class WarptileFamily final : public KernelFamily {
   }
 
   std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override {
-    const int splitk = c.get("SPLITK");
-    if (splitk == 1) return 0;
     const long long tiles = static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
-    return static_cast<std::size_t>((tiles + 3) / 4 * 4 + static_cast<long long>(splitk) * M * N);
+    return splitk_workspace_floats(tiles, c.get("SPLITK"), M, N);
   }
 
  protected:
@@ -67,6 +65,7 @@ class WarptileFamily final : public KernelFamily {
     if (a_copies % block_threads != 0) return refuse("the A tile's copies must divide evenly over the threads");
     if (b_copies % block_threads != 0) return refuse("the B tile's copies must divide evenly over the threads");
     if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
+    if (auto why = check_splitk(c.get("SPLITK"))) return refuse(*why);
     return std::nullopt;
   }
 
@@ -79,7 +78,7 @@ class WarptileFamily final : public KernelFamily {
                                  {"TM", 8, {4, 8, 16}},
                                  {"TN", 8, {4, 8, 16}},
                                  {"STAGES", 3, {2, 3, 4}},
-                                 {"SPLITK", 1, {1, 4, 16}}};
+                                 {"SPLITK", 1, {1, 4, 16, 64, 128}}};
 };
 
 }  // namespace

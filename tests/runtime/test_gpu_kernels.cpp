@@ -62,13 +62,14 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
   return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad);
 }
 
-// Every family's default configuration, plus the variants whose code paths differ: split-K,
-// two and four pipeline stages, another warp shape.
+// Every family's default configuration, plus the variants whose code paths differ: split-K (one
+// level of sums, and the two-level tree above 16 slices), two and four pipeline stages, another
+// warp shape.
 std::vector<KernelConfig> configs_under_test() {
   std::vector<KernelConfig> configs;
   for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
   KernelConfig warptile = find_family("warptile").default_config();
-  for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"STAGES", 2}, {"STAGES", 4}}) {
+  for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
     KernelConfig variant = warptile;
     variant.set(param, value);
     configs.push_back(variant);
@@ -78,6 +79,9 @@ std::vector<KernelConfig> configs_under_test() {
   other_warps.set("WM", 64);
   other_warps.set("WN", 32);
   configs.push_back(other_warps);
+  KernelConfig skinny_tree = find_family("skinny").default_config();
+  skinny_tree.set("SPLITK", 32);
+  configs.push_back(skinny_tree);
   return configs;
 }
 
@@ -123,26 +127,29 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
 TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
-  KernelConfig config = find_family("warptile").default_config(Layout::NN, 4);
-  config.set("SPLITK", 16);
-  const CompiledKernel compiled = compile_kernel(config, device->arch());
-  const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
-  const HostProblem problem = testing::make_host_problem(96, 80, 5000, 7);
-  DeviceBuffer<float> a(problem.a.size()), b(problem.b.size()), c(problem.c0.size());
-  a.upload(problem.a);
-  b.upload(problem.b);
-  GemmParams params{96, 80, 5000, 0.7f, 0.0f, a.data(), 5000, b.data(), 80, c.data(), 80, nullptr, 0};
-  Workspace workspace;
-  workspace.attach(config, params, nullptr);
-  std::vector<float> first;
-  for (int run = 0; run < 5; ++run) {
-    kernel.launch(params, nullptr);
-    const std::vector<float> result = c.download();
-    if (run == 0) {
-      first = result;
-      CHECK(testing::check_result(problem, 0.7f, 0.0f, result, 80, 0, 0.0f) == "");
-    } else {
-      REQUIRE(std::memcmp(result.data(), first.data(), first.size() * sizeof(float)) == 0);
+  for (int splitk : {16, 128}) {  // one level of sums; the two-level tree
+    KernelConfig config = find_family("warptile").default_config(Layout::NN, 4);
+    config.set("SPLITK", splitk);
+    INFO("SPLITK " << splitk);
+    const CompiledKernel compiled = compile_kernel(config, device->arch());
+    const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+    const HostProblem problem = testing::make_host_problem(96, 80, 5000, 7);
+    DeviceBuffer<float> a(problem.a.size()), b(problem.b.size()), c(problem.c0.size());
+    a.upload(problem.a);
+    b.upload(problem.b);
+    GemmParams params{96, 80, 5000, 0.7f, 0.0f, a.data(), 5000, b.data(), 80, c.data(), 80, nullptr, 0};
+    Workspace workspace;
+    workspace.attach(config, params, nullptr);
+    std::vector<float> first;
+    for (int run = 0; run < 5; ++run) {
+      kernel.launch(params, nullptr);
+      const std::vector<float> result = c.download();
+      if (run == 0) {
+        first = result;
+        CHECK(testing::check_result(problem, 0.7f, 0.0f, result, 80, 0, 0.0f) == "");
+      } else {
+        REQUIRE(std::memcmp(result.data(), first.data(), first.size() * sizeof(float)) == 0);
+      }
     }
   }
 }
