@@ -1,5 +1,5 @@
-// tune: searches kernel configurations for each problem of a shapes file on one GPU and keeps
-// every measurement and the winners in a SQLite database (see docs/schema.md).
+#include "tune_command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -152,10 +152,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
 }
 
 }  // namespace
-}  // namespace gemmtune
 
-int main(int argc, char** argv) {
-  using namespace gemmtune;
+int tune_main(int argc, char** argv) {
   tuner::TuneOptions options;
   options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string shapes_path, budget_text;
@@ -237,3 +235,5 @@ int main(int argc, char** argv) {
     return bad_input ? 2 : 3;
   }
 }
+
+}  // namespace gemmtune
