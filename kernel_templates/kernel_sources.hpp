@@ -18,8 +18,9 @@ std::span<const EmbeddedFile> embedded_kernel_files();
 // The text of one embedded file; throws std::out_of_range naming the file when it is absent.
 std::string_view embedded_kernel_file(std::string_view name);
 
-// A hex digest of every embedded file's name and text: part of the key of a stored cubin, so a
-// changed template never serves an old binary.
-std::string kernel_sources_hash();
+// A hex digest of every embedded file's name and text, then of the `extra` files' (a family's own
+// source outside kernel_templates/): part of the key of a stored cubin, so a changed template
+// never serves an old binary.
+std::string kernel_sources_hash(std::span<const EmbeddedFile> extra = {});
 
 }  // namespace gemmtune

@@ -44,7 +44,10 @@ class KernelFamily {
 
   virtual std::string_view name() const = 0;        // "reg2d"; no '_' (it is a name field)
   virtual std::string_view summary() const = 0;     // the key change, for tables and docs
-  virtual std::string_view source_file() const = 0; // "reg2d.cuh"
+  virtual std::string_view source_file() const = 0; // "reg2d.cuh"; NVRTC compiles #include "<it>"
+  // The text of source_file() when it is not one of the embedded kernel_templates/ files (a
+  // family a test program registers); it may include those. Empty for the built-in families.
+  virtual std::string_view source_text() const { return {}; }
   virtual std::string_view kernel_template() const = 0;  // "gemmtune::reg2d_sgemm"
   virtual const std::vector<ParamSpec>& params() const = 0;
   // Whether `tune` searches this family unless told otherwise (the seed chapter's first steps
@@ -78,8 +81,14 @@ class KernelFamily {
   virtual std::optional<std::string> check_params(const KernelConfig& config) const = 0;
 };
 
-// Every family, in the order of the seed chapter and then the tuned families.
+// Every family, in the order of the seed chapter, then the tuned families, then any registered.
 const std::vector<const KernelFamily*>& all_families();
+// Adds `family` (which must live as long as the program) to all_families(), for a program that
+// carries a family of its own, such as the tests' deliberately faulty one. Call it at start-up,
+// before any family is looked up from another thread or a worker process is forked (the workers
+// inherit the registry). Throws std::invalid_argument for a name that is taken or is not
+// lower-case letters and digits.
+void register_family(const KernelFamily& family);
 // The family of that name; throws std::invalid_argument listing the known ones.
 const KernelFamily& find_family(std::string_view name);
 

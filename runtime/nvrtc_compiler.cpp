@@ -17,13 +17,21 @@ const std::vector<std::string> kOptions = {"-std=c++17", "--ptxas-options=-v"};
 // Owns one nvrtcProgram; the stages of a compile are its methods.
 class NvrtcProgram {
  public:
-  NvrtcProgram(const std::string& source, const std::string& name, const std::string& instantiation)
+  // `source` may include every embedded file and `own_file` (a family's own source, if any).
+  NvrtcProgram(const std::string& source, const std::string& name, const std::string& instantiation,
+               const std::optional<EmbeddedFile>& own_file)
       : instantiation_(instantiation) {
     std::vector<const char*> header_texts;
     std::vector<const char*> header_names;
     for (const EmbeddedFile& file : embedded_kernel_files()) {
       header_names.push_back(file.name.data());  // embedded texts and names are NUL-terminated
       header_texts.push_back(file.text.data());
+    }
+    if (own_file) {  // a family's text is a view of unknown ending: NUL-terminated copies
+      own_name_ = own_file->name;
+      own_text_ = own_file->text;
+      header_names.push_back(own_name_.c_str());
+      header_texts.push_back(own_text_.c_str());
     }
     check(nvrtcCreateProgram(&program_, source.c_str(), name.c_str(),
                              static_cast<int>(header_texts.size()), header_texts.data(),
@@ -78,8 +86,16 @@ class NvrtcProgram {
   }
 
   std::string instantiation_;
+  std::string own_name_;
+  std::string own_text_;
   nvrtcProgram program_ = nullptr;
 };
+
+// The family's own source file, for a family that is not one of the embedded templates.
+std::optional<EmbeddedFile> own_file(const KernelFamily& family) {
+  if (family.source_text().empty()) return std::nullopt;
+  return EmbeddedFile{family.source_file(), family.source_text()};
+}
 
 int match_int(const std::string& log, const char* pattern) {
   std::smatch match;
@@ -97,6 +113,11 @@ ResourceUsage parse_ptxas_report(const std::string& log) {
   usage.spill_store_bytes = match_int(log, R"((\d+) bytes spill stores)");
   usage.spill_load_bytes = match_int(log, R"((\d+) bytes spill loads)");
   return usage;
+}
+
+std::string source_hash(const KernelFamily& family) {
+  const std::optional<EmbeddedFile> own = own_file(family);
+  return own ? kernel_sources_hash({&*own, 1}) : kernel_sources_hash();
 }
 
 std::string nvrtc_compile_options() {
@@ -144,7 +165,7 @@ CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arc
   compiled.instantiation = family.instantiation(config);
   compiled.arch = arch;
   const std::string source = "#include \"" + std::string(family.source_file()) + "\"\n";
-  NvrtcProgram program(source, compiled.kernel_name + ".cu", compiled.instantiation);
+  NvrtcProgram program(source, compiled.kernel_name + ".cu", compiled.instantiation, own_file(family));
   program.add_name_expression();
   std::vector<std::string> options = kOptions;
   options.push_back("--gpu-architecture=" + arch);

@@ -1,5 +1,6 @@
 // Configuration + arch -> cubin, through NVRTC. The family's template is compiled from the
-// embedded sources and instantiated by name (nvrtcAddNameExpression / nvrtcGetLoweredName).
+// embedded sources (and the family's own source text, for a family registered from outside
+// kernel_templates/) and instantiated by name (nvrtcAddNameExpression / nvrtcGetLoweredName).
 #pragma once
 
 #include <optional>
@@ -9,6 +10,8 @@
 #include "kernel_config.hpp"
 
 namespace gemmtune {
+
+class KernelFamily;
 
 // What ptxas reported for the kernel (parsed from the compile log; -1 where it said nothing).
 struct ResourceUsage {
@@ -35,6 +38,9 @@ struct CompiledKernel {
 // whole log and the instantiation) when compilation fails.
 CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch);
 
+// A digest of every source text compile_kernel compiles `family`'s kernels from: the embedded
+// templates, and the family's source_text() where it has one. Part of a stored cubin's key.
+std::string source_hash(const KernelFamily& family);
 // The options compile_kernel passes, besides the arch; part of a stored cubin's key.
 std::string nvrtc_compile_options();
 // "13.0"

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
-#include "kernel_sources.hpp"
+#include "kernel_family.hpp"
 
 namespace gemmtune::tuner {
 
 cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch) {
-  return cache::BinaryKey{kernel_name, kernel_sources_hash(), nvrtc_compile_options(), arch, nvrtc_version()};
+  const KernelFamily& family = find_family(parse_kernel_name(kernel_name).family);
+  return cache::BinaryKey{kernel_name, source_hash(family), nvrtc_compile_options(), arch, nvrtc_version()};
 }
 
 cache::Binary to_binary(const CompiledKernel& compiled) {

@@ -10,7 +10,8 @@
 
 namespace gemmtune::tuner {
 
-// The key of `kernel_name` compiled for `arch` by this build (its templates, options, NVRTC).
+// The key of `kernel_name` compiled for `arch` by this build (its family's source texts, options,
+// NVRTC). Throws std::invalid_argument for a name that does not parse.
 cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch);
 cache::Binary to_binary(const CompiledKernel& compiled);
 CompiledKernel from_binary(const cache::Binary& binary);

@@ -7,7 +7,7 @@
 namespace gemmtune::reliability {
 namespace {
 
-// The statement's rows, each row's columns joined with '|'.
+// The statement's rows, each as its columns' text.
 class Rows {
  public:
   Rows(sqlite3* db, const std::string& sql, const std::string& path) : path_(path) {
@@ -19,17 +19,25 @@ class Rows {
   Rows(const Rows&) = delete;
   Rows& operator=(const Rows&) = delete;
 
-  bool next(std::string& row) {
+  bool next(std::vector<std::string>& columns) {
     const int rc = sqlite3_step(statement_);
     if (rc == SQLITE_DONE) return false;
     if (rc != SQLITE_ROW) {
       throw std::runtime_error(path_ + ": " + sqlite3_errmsg(sqlite3_db_handle(statement_)));
     }
-    row.clear();
+    columns.clear();
     for (int column = 0; column < sqlite3_column_count(statement_); ++column) {
       const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
-      row += (column ? "|" : "") + std::string(text ? text : "NULL");
+      columns.emplace_back(text ? text : "NULL");
     }
+    return true;
+  }
+  // The columns joined with '|'.
+  bool next(std::string& row) {
+    std::vector<std::string> columns;
+    if (!next(columns)) return false;
+    row.clear();
+    for (std::size_t i = 0; i < columns.size(); ++i) row += (i ? "|" : "") + columns[i];
     return true;
   }
 
@@ -84,6 +92,13 @@ std::set<std::string> DatabaseProbe::binary_keys() const {
 
 std::set<std::string> DatabaseProbe::binary_kernel_names() const {
   return strings("SELECT kernel_name FROM binaries");
+}
+
+std::vector<std::vector<std::string>> DatabaseProbe::query(const std::string& sql) const {
+  std::vector<std::vector<std::string>> result;
+  Rows rows(db_, sql, path_);
+  for (std::vector<std::string> columns; rows.next(columns);) result.push_back(columns);
+  return result;
 }
 
 void DatabaseProbe::exec(const std::string& sql) const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 struct sqlite3;
 
@@ -35,6 +36,8 @@ class DatabaseProbe {
   // The kernel names of the stored cubins.
   std::set<std::string> binary_kernel_names() const;
   void exec(const std::string& sql) const;
+  // The rows of a query, each its columns as text ("NULL" for NULL).
+  std::vector<std::vector<std::string>> query(const std::string& sql) const;
 
  private:
   std::set<std::string> strings(const std::string& sql) const;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -78,14 +79,47 @@ std::set<std::string> kernels_reported_stored(const std::string& out) {
   return names;
 }
 
-TuneProcess::TuneProcess(const std::vector<std::string>& args, const fs::path& log_dir, RunAs run_as) {
+std::optional<std::vector<std::string>> report_row(const std::string& out, const std::string& problem) {
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| " + problem + " ", 0) != 0) continue;
+    std::vector<std::string> cells;
+    std::istringstream fields(line.substr(1));
+    for (std::string cell; std::getline(fields, cell, '|');) {
+      const std::size_t first = cell.find_first_not_of(' ');
+      cells.push_back(first == std::string::npos ? "" : cell.substr(first, cell.find_last_not_of(' ') - first + 1));
+    }
+    return cells;
+  }
+  return std::nullopt;
+}
+
+std::optional<CandidateCounts> candidate_counts(const std::vector<std::string>& row) {
+  static const std::regex counts(R"(([0-9]+)/([0-9]+)/([0-9]+) of ([0-9]+))");
+  std::smatch match;
+  if (row.empty() || !std::regex_match(row.back(), match, counts)) return std::nullopt;
+  return CandidateCounts{std::stoul(match[1]), std::stoul(match[2]), std::stoul(match[3]), std::stoul(match[4])};
+}
+
+std::set<std::string> candidates_reported_measured(const std::string& out) {
+  static const std::regex line(R"(([a-z]{2}:[0-9]+x[0-9]+x[0-9]+) [0-9]+/[0-9]+: (gemmtune_sgemm_[a-z0-9_]+): (?!already measured))");
+  std::set<std::string> candidates;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it) {
+    candidates.insert((*it)[1].str() + " " + (*it)[2].str());
+  }
+  return candidates;
+}
+
+TuneProcess::TuneProcess(const std::vector<std::string>& args, const fs::path& log_dir, RunAs run_as,
+                         Program program) {
   static int runs = 0;
   const std::string stem = (log_dir / ("tune-" + std::to_string(++runs))).string();
   out_path_ = stem + ".out";
   err_path_ = stem + ".err";
   // Everything the child needs is built before fork: between fork and exec only
   // async-signal-safe calls.
-  std::vector<std::string> command{GEMMTUNE_TUNE_EXECUTABLE};
+  std::vector<std::string> command{program == Program::Tune ? GEMMTUNE_TUNE_EXECUTABLE
+                                                             : GEMMTUNE_TUNE_WITH_FAULTS_EXECUTABLE};
   command.insert(command.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& word : command) argv.push_back(word.data());
@@ -136,6 +170,8 @@ void TuneProcess::kill_hard() {
   if (pid_ > 0) ::kill(pid_, SIGKILL);
 }
 
+std::string TuneProcess::output_so_far() const { return read_if_present(out_path_); }
+
 TuneResult TuneProcess::finish(int status) {
   TuneResult result;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -148,13 +184,22 @@ TuneResult TuneProcess::finish(int status) {
 }
 
 TuneResult run_tune(const std::vector<std::string>& args, const fs::path& log_dir, RunAs run_as,
-                    std::chrono::seconds limit) {
-  TuneProcess tune(args, log_dir, run_as);
+                    std::chrono::seconds limit, Program program) {
+  TuneProcess tune(args, log_dir, run_as, program);
   if (std::optional<TuneResult> result = tune.wait_for(limit)) return *result;
   tune.kill_hard();
   const std::optional<TuneResult> killed = tune.wait_for(std::chrono::seconds(10));
   throw std::runtime_error("tune ran past " + std::to_string(limit.count()) + " s and was killed" +
                            (killed ? ":\n" + killed->describe() : std::string()));
+}
+
+bool process_alive(pid_t pid) {
+  // The state follows the command name in parentheses, which may itself hold ')'.
+  const std::string stat = read_if_present("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;  // gone
+  const char state = stat[close + 2];
+  return state != 'Z' && state != 'X';  // a zombie is dead, only not reaped yet
 }
 
 std::vector<pid_t> processes_mentioning(const std::string& text) {
@@ -164,13 +209,7 @@ std::vector<pid_t> processes_mentioning(const std::string& text) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = static_cast<pid_t>(std::stol(name));
-    if (pid == ::getpid()) continue;
-    // The state follows the command name in parentheses, which may itself hold ')'.
-    const std::string stat = read_if_present("/proc/" + name + "/stat");
-    const std::size_t close = stat.rfind(')');
-    if (close == std::string::npos || close + 2 >= stat.size()) continue;  // gone meanwhile
-    const char state = stat[close + 2];
-    if (state == 'Z' || state == 'X') continue;  // dead, only not reaped yet
+    if (pid == ::getpid() || !process_alive(pid)) continue;
     std::string command_line = read_if_present("/proc/" + name + "/cmdline");
     for (char& c : command_line) c = c == '\0' ? ' ' : c;
     if (command_line.find(text) != std::string::npos) found.push_back(pid);

@@ -55,15 +55,37 @@ std::optional<DryRunCounts> dry_run_counts(const std::string& out);
 // logged only after its cubin was committed.
 std::set<std::string> kernels_reported_stored(const std::string& out);
 
+// One problem's row ("nn:64x64x64") of the table a tuning run prints last, its cells trimmed:
+// problem, winner, ms, TFLOPS, cuBLAS ms, cuBLAS TFLOPS, speed-up, tuning s, candidates.
+// nullopt when the table has no such row.
+std::optional<std::vector<std::string>> report_row(const std::string& out, const std::string& problem);
+// The last cell of a report row, "measured/resumed/failed of space".
+struct CandidateCounts {
+  std::size_t measured = 0;  // in this run, failures included
+  std::size_t resumed = 0;   // found in the database
+  std::size_t failed = 0;    // in this run
+  std::size_t space = 0;
+};
+std::optional<CandidateCounts> candidate_counts(const std::vector<std::string>& row);
+
+// The candidates a tuning run with -v logged as measured in this run ("PROBLEM i/n: NAME: ..."
+// other than "already measured"), as "PROBLEM NAME", e.g. "nn:256x256x256 gemmtune_sgemm_...";
+// each is logged only after its measurement was committed.
+std::set<std::string> candidates_reported_measured(const std::string& out);
+
 // Who a run is started as: the current user, or "nobody" (uid and gid 65534), so that a test
 // running as root can still meet a file it may not write.
 enum class RunAs { CurrentUser, Nobody };
+
+// Which program runs: the shipped tune, or tune_with_faults (the same command line with the
+// tests' deliberately faulty kernel family registered, tests/reliability/faulty/).
+enum class Program { Tune, TuneWithFaults };
 
 class TuneProcess {
  public:
   // Starts `tune args...`, its stdout and stderr going to files in `log_dir`.
   TuneProcess(const std::vector<std::string>& args, const std::filesystem::path& log_dir,
-              RunAs run_as = RunAs::CurrentUser);
+              RunAs run_as = RunAs::CurrentUser, Program program = Program::Tune);
   ~TuneProcess();  // kills and reaps a run still going
   TuneProcess(const TuneProcess&) = delete;
   TuneProcess& operator=(const TuneProcess&) = delete;
@@ -73,6 +95,8 @@ class TuneProcess {
   std::optional<TuneResult> wait_for(std::chrono::milliseconds limit);
   // SIGKILL, as `kill -9`: no handler, no clean-up, no last write.
   void kill_hard();
+  // What the run has written to its stdout so far.
+  std::string output_so_far() const;
 
  private:
   TuneResult finish(int status);
@@ -85,7 +109,8 @@ class TuneProcess {
 
 // Runs tune to its end (at most `limit`; past it the run is killed and this throws).
 TuneResult run_tune(const std::vector<std::string>& args, const std::filesystem::path& log_dir,
-                    RunAs run_as = RunAs::CurrentUser, std::chrono::seconds limit = std::chrono::seconds(600));
+                    RunAs run_as = RunAs::CurrentUser, std::chrono::seconds limit = std::chrono::seconds(600),
+                    Program program = Program::Tune);
 
 // Live processes (not zombies) other than this one whose command line contains `text`: a run's
 // worker processes are forks of tune, so they carry its command line, and with it the unique
@@ -93,6 +118,8 @@ TuneResult run_tune(const std::vector<std::string>& args, const std::filesystem:
 std::vector<pid_t> processes_mentioning(const std::string& text);
 // Waits up to `limit` for every such process to end; returns those still alive then.
 std::vector<pid_t> wait_until_none_mention(const std::string& text, std::chrono::milliseconds limit);
+// Whether a process with this id is alive (not a zombie).
+bool process_alive(pid_t pid);
 
 // Whom to run tune as so that a file or folder without write permission cannot be written: this
 // user, or "nobody" when this is root (root writes anywhere). nullopt, with the reason in `why`,

@@ -1,0 +1,226 @@
+// sanitize_kernels: one launch of every kernel family (the default configuration at each ALIGN it
+// takes, and warptile split over K) on small odd problems in the four layouts, each checked
+// against an FP64 host reference. Small, so that tools/sanitize_kernels.sh can run it under each
+// of compute-sanitizer's tools in a few minutes; one line a launch; exit 1 on any mismatch or
+// CUDA error, 0 with "SKIPPED:" where there is no GPU.
+//
+//   sanitize_kernels [--cubins FILE.db] [--families a,b]
+//
+// Every operand is its own allocation, ending right after its last element (A and B) or its last
+// row's padding (C), so that memcheck sees a read past the end. Leading dimensions are padded; for
+// ALIGN 1 they are odd and the pointers one float past the allocation's start. Where beta is 0,
+// C's elements are never written before the launch: initcheck reports a kernel that reads them.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "binary_store.hpp"
+#include "cuda_handles.hpp"
+#include "device.hpp"
+#include "kernel_family.hpp"
+#include "loaded_kernel.hpp"
+#include "nvrtc_compiler.hpp"
+#include "support/host_gemm.hpp"
+#include "tuning_db.hpp"
+#include "workspace.hpp"
+
+namespace gemmtune {
+namespace {
+
+constexpr float kAlpha = 0.7f;
+constexpr float kPad = -7777.0f;  // C's padding; must survive every launch
+
+struct Shape {
+  int M, N, K;
+  float beta;
+};
+// Odd sizes below and above one block tile, K = 1, and a skinny M <= 4; beta 0 on two of them.
+constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f}};
+
+// Every family's default configuration at each ALIGN it takes, and warptile split over K, in the
+// four layouts.
+std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families) {
+  std::vector<KernelConfig> bases;
+  for (const KernelFamily* family : all_families()) {
+    if (!families.empty() && std::find(families.begin(), families.end(), family->name()) == families.end()) continue;
+    for (int align : family->alignments()) {
+      const KernelConfig config = family->default_config(Layout::NN, align);
+      bases.push_back(config);
+      if (family->name() == "warptile") {
+        KernelConfig split = config;
+        split.set("SPLITK", 4);
+        bases.push_back(split);
+      }
+    }
+  }
+  std::vector<KernelConfig> configs;
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    for (KernelConfig config : bases) {
+      config.layout = layout;
+      configs.push_back(config);
+    }
+  }
+  return configs;
+}
+
+// Compiles (or finds in `cubins`, when given) every configuration for `arch`.
+std::map<std::string, CompiledKernel> compile_all(const std::vector<KernelConfig>& configs, const std::string& arch,
+                                                  cache::Database* cubins) {
+  std::map<std::string, CompiledKernel> compiled;
+  std::size_t reused = 0;
+  for (const KernelConfig& config : configs) {
+    const std::string name = kernel_name(config);
+    if (cubins) {
+      if (std::optional<cache::Binary> binary = cubins->find_binary(tuner::binary_key(name, arch))) {
+        compiled.emplace(name, tuner::from_binary(*binary));
+        ++reused;
+        continue;
+      }
+    }
+    CompiledKernel kernel = compile_kernel(config, arch);
+    if (cubins) cubins->store_binary(tuner::to_binary(kernel));
+    compiled.emplace(name, std::move(kernel));
+  }
+  std::cout << configs.size() << " kernels for " << arch << ": " << configs.size() - reused << " compiled, " << reused
+            << " from " << (cubins ? cubins->path() : "(no cubin database)") << std::endl;
+  return compiled;
+}
+
+// A leading dimension above the minimum: with ALIGN > 1 the next multiple of 4 plus 4, else the
+// minimum plus 3 (odd, so that no wide access is aligned by chance).
+long long padded_ld(long long minimum, bool aligned) { return aligned ? (minimum + 3) / 4 * 4 + 4 : minimum + 3; }
+
+// `host` on the device in an allocation of exactly its size.
+DeviceBuffer<float> exact_copy(const std::vector<float>& host) {
+  DeviceBuffer<float> buffer(host.size());
+  buffer.upload(host);
+  return buffer;
+}
+
+// One launch of `kernel` on `p`; "" when the result matches the reference, else why not.
+std::string launch_and_check(const LoadedKernel& kernel, const testing::HostProblem& p, float beta, bool aligned,
+                             long long* ld) {
+  const Layout layout = kernel.config().layout;
+  const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
+  const long long lda = padded_ld(a_t ? p.M : p.K, aligned);
+  const long long ldb = padded_ld(b_t ? p.K : p.N, aligned);
+  const long long ldc = padded_ld(p.N, aligned);
+  ld[0] = lda, ld[1] = ldb, ld[2] = ldc;
+  const int offset = aligned ? 0 : 1;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // A and B end right after their last element (the last stored row's padding is cut off).
+  std::vector<float> a = testing::store_operand(p.a, p.M, p.K, a_t, lda, offset, nan);
+  a.resize(static_cast<std::size_t>(offset + ((a_t ? p.K : p.M) - 1) * lda + (a_t ? p.M : p.K)));
+  std::vector<float> b = testing::store_operand(p.b, p.K, p.N, b_t, ldb, offset, nan);
+  b.resize(static_cast<std::size_t>(offset + ((b_t ? p.N : p.K) - 1) * ldb + (b_t ? p.K : p.N)));
+  const std::vector<float> c = testing::store_operand(p.c0, p.M, p.N, false, ldc, offset, kPad);
+  const DeviceBuffer<float> a_dev = exact_copy(a), b_dev = exact_copy(b);
+  DeviceBuffer<float> c_dev(c.size());
+  if (beta != 0.0f) {
+    c_dev.upload(c);
+  } else {  // only the leading offset and each row's padding: C itself stays unwritten
+    if (offset > 0) {
+      GT_CUDA(cudaMemcpy(c_dev.data(), c.data(), static_cast<std::size_t>(offset) * sizeof(float),
+                         cudaMemcpyHostToDevice));
+    }
+    const std::size_t pitch = static_cast<std::size_t>(ldc) * sizeof(float);
+    const std::size_t padding = static_cast<std::size_t>(ldc - p.N) * sizeof(float);
+    GT_CUDA(cudaMemcpy2D(c_dev.data() + offset + p.N, pitch, c.data() + offset + p.N, pitch, padding,
+                         static_cast<std::size_t>(p.M), cudaMemcpyHostToDevice));
+  }
+  GemmParams params{p.M, p.N, p.K, kAlpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
+                    c_dev.data() + offset, ldc, nullptr, 0};
+  Workspace workspace;
+  workspace.attach(kernel.config(), params, nullptr);
+  kernel.launch(params, nullptr);
+  GT_CUDA(cudaDeviceSynchronize(), kernel.name());
+  return testing::check_result(p, kAlpha, beta, c_dev.download(), ldc, offset, kPad);
+}
+
+// Prints one launch's line, and why it failed.
+void report(const KernelConfig& config, const Shape& shape, const long long* ld, const std::string& failure) {
+  char line[128];
+  const std::string size = std::to_string(shape.M) + "x" + std::to_string(shape.N) + "x" + std::to_string(shape.K);
+  std::snprintf(line, sizeof line, "%-4s %-12s beta %4.1f  ld %lld/%lld/%lld  ", failure.empty() ? "ok" : "FAIL",
+                size.c_str(), static_cast<double>(shape.beta), ld[0], ld[1], ld[2]);
+  std::cout << line << kernel_name(config) << std::endl;
+  if (!failure.empty()) std::cout << failure << (failure.back() == '\n' ? "" : "\n") << std::flush;
+}
+
+// Each kernel is loaded once (a sanitizer instruments every load) and launched on every shape.
+int run(const std::vector<KernelConfig>& configs, const std::map<std::string, CompiledKernel>& compiled) {
+  std::vector<testing::HostProblem> problems;
+  unsigned seed = 1;
+  for (const Shape& shape : kShapes) problems.push_back(testing::make_host_problem(shape.M, shape.N, shape.K, seed++));
+  std::size_t launches = 0, failures = 0;
+  for (const KernelConfig& config : configs) {
+    const CompiledKernel& kernel = compiled.at(kernel_name(config));
+    std::unique_ptr<LoadedKernel> loaded;
+    std::string load_failure;
+    try {
+      loaded = std::make_unique<LoadedKernel>(config, kernel.cubin, kernel.lowered_name);
+    } catch (const std::exception& error) {
+      load_failure = error.what();
+    }
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      long long ld[3] = {0, 0, 0};
+      std::string failure = load_failure;
+      if (loaded) {
+        try {
+          failure = launch_and_check(*loaded, problems[i], kShapes[i].beta, config.align > 1, ld);
+        } catch (const std::exception& error) {
+          failure = error.what();
+        }
+      }
+      ++launches;
+      failures += failure.empty() ? 0 : 1;
+      report(config, kShapes[i], ld, failure);
+    }
+  }
+  std::cout << launches << " launches, " << failures << " failed" << std::endl;
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace gemmtune
+
+int main(int argc, char** argv) {
+  using namespace gemmtune;
+  std::string cubins_path;
+  std::vector<std::string> families;
+  CLI::App app{"sanitize_kernels: one launch of every kernel family on small odd problems, checked against FP64;\n"
+               "for compute-sanitizer (tools/sanitize_kernels.sh). Exit 0 all correct, 1 a mismatch or CUDA error."};
+  app.add_option("--cubins", cubins_path, "SQLite database (the tuner's format) to keep compiled kernels in between runs");
+  app.add_option("--families", families, "Only these families, comma-separated (default: all)")->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
+  try {
+    for (const std::string& family : families) find_family(family);  // unknown: throws
+    std::string why;
+    const std::optional<DeviceInfo> device = first_device(&why);
+    if (!device) {
+      std::cout << "SKIPPED: no usable CUDA device: " << why << std::endl;
+      return 0;
+    }
+    std::cout << "device " << device->index << ": " << device->name << " (" << device->arch() << ")" << std::endl;
+    const std::vector<KernelConfig> configs = configs_under_test(families);
+    int status = 0;
+    {
+      std::optional<cache::Database> cubins;
+      if (!cubins_path.empty()) cubins.emplace(cache::Database::open(cubins_path, cache::OpenMode::ReadWrite));
+      const std::map<std::string, CompiledKernel> compiled = compile_all(configs, device->arch(), cubins ? &*cubins : nullptr);
+      status = run(configs, compiled);
+    }
+    // Everything is freed: a reset lets memcheck's leak check see the context end.
+    cudaDeviceReset();
+    return status;
+  } catch (const std::exception& error) {
+    std::cerr << "sanitize_kernels: " << error.what() << std::endl;
+    return 2;
+  }
+}

@@ -1,0 +1,239 @@
+#include "tune_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "build_info.hpp"
+#include "cache_error.hpp"
+#include "kernel_family.hpp"
+#include "nvrtc_compiler.hpp"
+#include "make_strategy.hpp"
+#include "shapes_file.hpp"
+#include "text_table.hpp"
+#include "tuning_run.hpp"
+
+namespace gemmtune {
+namespace {
+
+// "120" -> 120 candidates; "90s", "15m" -> seconds. Throws CLI::ValidationError otherwise.
+tuner::Budget parse_budget(const std::string& text) {
+  tuner::Budget budget;
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError("--budget", "'" + text + "' is not a count (120) or a time (90s, 15m)");
+  }
+  const std::string unit = text.substr(used);
+  if (!(value > 0) || (unit.empty() && value != static_cast<double>(static_cast<long long>(value)))) {
+    throw CLI::ValidationError("--budget", "'" + text + "' must be a positive whole count or a time");
+  }
+  if (unit.empty()) budget.max_candidates = static_cast<std::size_t>(value);
+  else if (unit == "s") budget.max_seconds = value;
+  else if (unit == "m") budget.max_seconds = 60 * value;
+  else throw CLI::ValidationError("--budget", "unknown unit '" + unit + "' (use s or m)");
+  return budget;
+}
+
+// CLI::PositiveNumber's message ("Value 0 not in range 0.000000 to 1.797693e+308") hides what
+// is wanted; this one says it.
+CLI::Validator positive_number(bool whole) {
+  return CLI::Validator(
+      [whole](std::string& text) {
+        std::size_t used = 0;
+        double value = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        const bool ok = used == text.size() && value > 0 && (!whole || value == std::floor(value));
+        return ok ? std::string() : "'" + text + "' is not a positive " + (whole ? "whole " : "") + "number";
+      },
+      whole ? "POSITIVE INT" : "POSITIVE");
+}
+
+// Bad flags are bad input: exit 2, as the help says (CLI11's own codes are 100 and up).
+int exit_for(const CLI::App& app, const CLI::Error& error) { return app.exit(error) == 0 ? 0 : 2; }
+
+std::string format_duration(double seconds) {
+  char text[32];
+  if (seconds < 60) std::snprintf(text, sizeof text, "%.0fs", seconds);
+  else std::snprintf(text, sizeof text, "%.0fm%02.0fs", seconds / 60 - 0.5, std::fmod(seconds, 60.0));
+  return text;
+}
+
+// A progress bar on a terminal; plain log lines (one per tenth of a problem) otherwise.
+class ProgressPrinter {
+ public:
+  explicit ProgressPrinter(bool quiet) : terminal_(::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
+
+  void operator()(const tuner::Progress& p) {
+    if (quiet_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (p.problem != current_) {
+      if (terminal_ && !current_.empty()) std::fputc('\n', stderr);
+      current_ = p.problem;
+      problem_started_ = now;
+      last_logged_tenth_ = -1;
+    }
+    const double elapsed = std::chrono::duration<double>(now - problem_started_).count();
+    const double eta = p.done > 0 && p.planned > p.done ? elapsed / p.done * (p.planned - p.done) : 0;
+    if (terminal_) {
+      const int width = 30;
+      const int filled = p.planned ? static_cast<int>(width * std::min<double>(1.0, double(p.done) / p.planned)) : 0;
+      std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  ETA %-7s %.60s\033[K", p.problem_index + 1,
+                   p.problem_count, p.problem.c_str(), std::string(filled, '#').c_str(),
+                   std::string(width - filled, ' ').c_str(), p.done, p.planned, format_duration(eta).c_str(),
+                   p.message.c_str());
+      std::fflush(stderr);
+    } else {
+      const int tenth = p.planned ? static_cast<int>(10 * p.done / p.planned) : 0;
+      spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
+      if (tenth != last_logged_tenth_) {
+        last_logged_tenth_ = tenth;
+        spdlog::info("[{}/{}] {}: {}/{} candidates, ETA {}", p.problem_index + 1, p.problem_count, p.problem, p.done,
+                     p.planned, format_duration(eta));
+      }
+    }
+  }
+  void finish() {
+    if (terminal_ && !current_.empty() && !quiet_) std::fputc('\n', stderr);
+  }
+
+ private:
+  bool terminal_;
+  bool quiet_;
+  std::string current_;
+  std::chrono::steady_clock::time_point problem_started_;
+  int last_logged_tenth_ = -1;
+};
+
+void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
+  std::cout << "\n# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
+            << "\n\n";
+  if (options.dry_run) {
+    std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
+              << ") in " << format_fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
+              << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
+    return;
+  }
+  TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
+                   "tuning s", "candidates (measured/resumed/failed of space)"});
+  for (const tuner::ProblemReport& p : run.problems) {
+    const double flops = p.problem.flops();
+    std::vector<std::string> row{tuner::to_string(p.problem)};
+    if (p.winner) {
+      row.insert(row.end(), {p.winner->kernel_name, format_fixed(p.winner->median_ms, 4),
+                             format_fixed(flops / p.winner->median_ms / 1e9, 2)});
+    } else {
+      row.insert(row.end(), {"(none: every candidate failed)", "-", "-"});
+    }
+    row.insert(row.end(), {format_fixed(p.cublas_ms, 4), format_fixed(flops / p.cublas_ms / 1e9, 2),
+                           p.winner ? format_fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
+                           format_fixed(p.seconds, 1),
+                           std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
+                               " of " + std::to_string(p.space)});
+    table.add_row(row);
+  }
+  table.print_markdown(std::cout);
+  std::cout << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
+            << run.cubins_reused << " reused from the database; " << run.worker_restarts
+            << " measuring-process restart(s); total " << format_fixed(run.wall_seconds, 1) << " s ("
+            << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
+            << " cubins/s over the whole run, compiling overlapped with measuring)\n";
+}
+
+}  // namespace
+
+int tune_main(int argc, char** argv) {
+  tuner::TuneOptions options;
+  options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::string shapes_path, budget_text;
+  bool verbose = false, quiet = false;
+  CLI::App app{
+      "tune: finds the fastest kernel configuration for each problem of a shapes file on one GPU.\n"
+      "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
+      "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
+      "the database. A re-run skips what is stored, so an interrupted run resumes.\n"
+      "Exit codes: 0 done, 2 bad input (flags, shapes file, database, no matching GPU), 3 failure while running."};
+  app.failure_message([](const CLI::App* failed, const CLI::Error& error) {
+    return "tune: " + CLI::FailureMessage::simple(failed, error);
+  });
+  app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
+  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
+  app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
+  app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"exhaustive", "random", "guided"}));
+  app.add_option("--budget", budget_text,
+                 "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
+                 "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
+  app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
+      ->check(positive_number(true));
+  app.add_option("--families", options.families,
+                 "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines)")
+      ->delimiter(',');
+  app.add_flag("--retune", options.retune, "Measure again what the database already holds");
+  app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
+  app.add_option("--arch", options.arch, "With --dry-run: the arch to compile for, e.g. sm_90");
+  app.add_option("--timeout-floor", options.timeout_floor_seconds,
+                 "Seconds a candidate may run before it is killed as hung, at least")
+      ->capture_default_str()
+      ->check(positive_number(false));
+  app.add_flag("-v,--verbose", verbose, "Log every candidate");
+  app.add_flag("-q,--quiet", quiet, "No progress: only each problem's result, warnings, errors and the final table");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_for(app, error);
+  }
+  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);  // --quiet silences the progress only
+  spdlog::set_default_logger(spdlog::default_logger()->clone("tune"));
+
+  try {
+    if (!budget_text.empty()) options.budget = parse_budget(budget_text);
+    if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
+    if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
+    for (const std::string& family : options.families) find_family(family);
+    if (options.dry_run) require_supported_arch(options.arch);
+  } catch (const CLI::Error& error) {
+    return exit_for(app, error);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "tune: " << error.what() << '\n';
+    return 2;
+  }
+
+  try {
+    // The whole shapes file is checked before any GPU work or database access.
+    const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_path);
+    ProgressPrinter progress(quiet);
+    auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
+    const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
+                                                 : tuner::run_tuning(options, shapes.problems, on_progress);
+    progress.finish();
+    print_report(run, options);
+    return 0;
+  } catch (const tuner::ShapesFileError& error) {
+    std::cerr << "tune: " << error.what() << '\n';
+    return 2;
+  } catch (const tuner::DatabaseRefused& error) {
+    std::cerr << "\ntune: " << error.what() << '\n';
+    return 2;
+  } catch (const std::exception& error) {
+    const std::string message = error.what();
+    std::cerr << "\ntune: " << message << '\n';
+    const bool bad_input = message.find("no visible GPU matches") != std::string::npos ||
+                           message.find("no usable CUDA device") != std::string::npos;
+    return bad_input ? 2 : 3;
+  }
+}
+
+}  // namespace gemmtune
