@@ -37,8 +37,8 @@ struct WarptileLoader {
         const int k = chunk / (BM / ALIGN);
         const int m = chunk % (BM / ALIGN) * ALIGN;
         const int valid = k0 + k < k_end ? min(max(p.M - m0 - m, 0), ALIGN) : 0;
-        const float* src = valid > 0 ? p.A + static_cast<long long>(k0 + k) * p.lda + m0 + m : p.A;
-        cp_async_zfill<4 * ALIGN>(&As[k * A_LD + m], src, 4 * valid);
+        const float* src = p.A + (valid > 0 ? static_cast<long long>(k0 + k) * p.lda + m0 + m : 0);
+        cp_async_floats<ALIGN>(&As[k * A_LD + m], src, valid);
       }
     } else {  // A stored M x K: one float at a time, transposed on the way (consecutive threads along k)
 #pragma unroll
@@ -47,8 +47,8 @@ struct WarptileLoader {
         const int m = e / BK;
         const int k = e % BK;
         const bool valid = m0 + m < p.M && k0 + k < k_end;
-        const float* src = valid ? p.A + static_cast<long long>(m0 + m) * p.lda + k0 + k : p.A;
-        cp_async_zfill<4>(&As[k * A_LD + m], src, valid ? 4 : 0);
+        const float* src = p.A + (valid ? static_cast<long long>(m0 + m) * p.lda + k0 + k : 0);
+        cp_async_floats<1>(&As[k * A_LD + m], src, valid ? 1 : 0);
       }
     }
     if (!b_is_transposed(L)) {  // B stored K x N: ALIGN floats along n at a time
@@ -58,8 +58,8 @@ struct WarptileLoader {
         const int k = chunk / (BN / ALIGN);
         const int n = chunk % (BN / ALIGN) * ALIGN;
         const int valid = k0 + k < k_end ? min(max(p.N - n0 - n, 0), ALIGN) : 0;
-        const float* src = valid > 0 ? p.B + static_cast<long long>(k0 + k) * p.ldb + n0 + n : p.B;
-        cp_async_zfill<4 * ALIGN>(&Bs[k * B_LD + n], src, 4 * valid);
+        const float* src = p.B + (valid > 0 ? static_cast<long long>(k0 + k) * p.ldb + n0 + n : 0);
+        cp_async_floats<ALIGN>(&Bs[k * B_LD + n], src, valid);
       }
     } else {  // B stored N x K: one float at a time, transposed on the way
 #pragma unroll
@@ -68,8 +68,8 @@ struct WarptileLoader {
         const int n = e / BK;
         const int k = e % BK;
         const bool valid = n0 + n < p.N && k0 + k < k_end;
-        const float* src = valid ? p.B + static_cast<long long>(n0 + n) * p.ldb + k0 + k : p.B;
-        cp_async_zfill<4>(&Bs[k * B_LD + n], src, valid ? 4 : 0);
+        const float* src = p.B + (valid ? static_cast<long long>(n0 + n) * p.ldb + k0 + k : 0);
+        cp_async_floats<1>(&Bs[k * B_LD + n], src, valid ? 1 : 0);
       }
     }
   }

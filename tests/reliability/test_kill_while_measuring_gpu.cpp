@@ -126,6 +126,15 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
     // The workers die with tune (PR_SET_PDEATHSIG); give the kernel a moment to deliver it.
     const std::vector<pid_t> left = wait_until_none_mention(db, std::chrono::seconds(5));
     CHECK(left.empty());
+    // A process that held a CUDA context can take a while to finish exiting after its command
+    // line is gone (the driver tears the context down): wait for the end, within 10 s.
+    const auto exit_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto any_alive = [&] {
+      return std::any_of(run_processes.begin(), run_processes.end(), [](pid_t pid) { return process_alive(pid); });
+    };
+    while (any_alive() && std::chrono::steady_clock::now() < exit_deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     for (pid_t pid : run_processes) CHECK_FALSE(process_alive(pid));
     const std::vector<pid_t> on_gpu = holding_gpu(run_processes, std::chrono::seconds(5));
     CHECK(on_gpu.empty());
