@@ -21,10 +21,11 @@ __device__ __forceinline__ void cp_async_zfill(float* dst, const float* src, int
 }
 
 // Copies COUNT floats (1, 2 or 4) from global `src` to shared `dst`, of which only the first
-// `valid` exist; the rest of `dst` gets zeros. A partial vector goes one float at a time and a
-// missing float is stored as zero directly, so nothing past the last valid float is ever
-// addressed: compute-sanitizer's memcheck counts a 16-byte cp.async as a 16-byte read whatever
-// its source size, and a matrix may end right after its last element.
+// `valid` exist; the rest of `dst` gets zeros. A partial vector goes one float at a time (a
+// missing float is a zero-filled 4-byte copy from `src` itself, a valid address), so nothing past
+// the last valid float is ever addressed: compute-sanitizer's memcheck counts a 16-byte cp.async
+// as a 16-byte read whatever its source size, and a matrix may end right after its last element.
+// (Storing the zeros directly instead made ptxas spill in warptile's tn default.)
 template <int COUNT>
 __device__ __forceinline__ void cp_async_floats(float* dst, const float* src, int valid) {
   if (valid >= COUNT) {
@@ -32,10 +33,7 @@ __device__ __forceinline__ void cp_async_floats(float* dst, const float* src, in
     return;
   }
 #pragma unroll
-  for (int e = 0; e < COUNT; ++e) {
-    if (e < valid) cp_async_zfill<4>(dst + e, src + e, 4);
-    else dst[e] = 0.0f;
-  }
+  for (int e = 0; e < COUNT; ++e) cp_async_zfill<4>(dst + e, src + (e < valid ? e : 0), e < valid ? 4 : 0);
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
