@@ -11,6 +11,7 @@
 
 #include "build_info.hpp"
 #include "cache_error.hpp"
+#include "exit_codes.hpp"
 #include "kernel_family.hpp"
 #include "nvrtc_compiler.hpp"
 #include "make_strategy.hpp"
@@ -59,9 +60,6 @@ CLI::Validator positive_number(bool whole) {
       },
       whole ? "POSITIVE INT" : "POSITIVE");
 }
-
-// Bad flags are bad input: exit 2, as the help says (CLI11's own codes are 100 and up).
-int exit_for(const CLI::App& app, const CLI::Error& error) { return app.exit(error) == 0 ? 0 : 2; }
 
 std::string format_duration(double seconds) {
   char text[32];
@@ -193,7 +191,7 @@ int tune_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return exit_for(app, error);
+    return exit_for_parse_error(app, error);
   }
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);  // --quiet silences the progress only
   spdlog::set_default_logger(spdlog::default_logger()->clone("tune"));
@@ -204,8 +202,8 @@ int tune_main(int argc, char** argv) {
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
     if (options.dry_run) require_supported_arch(options.arch);
-  } catch (const CLI::Error& error) {
-    return exit_for(app, error);
+  } catch (const CLI::ParseError& error) {  // the ValidationErrors above
+    return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {
     std::cerr << "tune: " << error.what() << '\n';
     return 2;

@@ -125,10 +125,6 @@ TuneProcess::TuneProcess(const std::vector<std::string>& args, const fs::path& l
   for (std::string& word : command) argv.push_back(word.data());
   argv.push_back(nullptr);
 
-  // With a driver present, NVRTC keeps compiled programs in the driver's compute cache: a second
-  // run of the same candidates then compiles in a fraction of the time, and the kill moments,
-  // drawn as fractions of an uncached run, would come after the run had ended.
-  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
   started_ = std::chrono::steady_clock::now();
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
