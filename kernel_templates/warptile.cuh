@@ -5,11 +5,12 @@
 // interleaved across the lanes so that the inner loop's 128-bit shared loads are conflict-free
 // (lanes either read the same address or consecutive 16-byte chunks).
 //
-// STAGES shared-memory buffers are filled by cp.async ahead of use: while the block computes on
-// k tile t, tiles t+1 .. t+STAGES-1 are in flight. A is kept transposed in shared memory
-// (As[k][m]) and B as is (Bs[k][n]), each row padded by 4 floats so that the transposing
-// 4-byte copies of a row-major A (or a transposed B) land in distinct banks. Edge tiles are
-// zero-filled by the copies themselves, so the inner loop never checks bounds.
+// STAGES shared-memory buffers are filled ahead of use: while the block computes on k tile t,
+// tiles t+1 .. t+STAGES-1 are in flight. Shared memory holds both tiles K-major (As[k][m],
+// Bs[k][n]), each row padded by 4 floats. An operand stored m- or n-contiguous (a transposed A, a
+// plain B) is copied by cp.async; a K-contiguous one (a row-major A, a transposed B) is loaded 16
+// bytes at a time into registers and written transposed after the compute of the tile before.
+// Edge tiles are zero-filled by the copies themselves, so the inner loop never checks bounds.
 //
 // SPLITK > 1 cuts K into SPLITK slices (grid z) whose partial sums are added deterministically
 // (splitk_epilogue.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
@@ -21,57 +22,124 @@
 
 namespace gemmtune {
 
+// A ROWS x BK tile of a K-contiguous operand (row r at base + r * ld, k along the row: a
+// row-major A or a transposed B) on its way to shared memory, where it is kept K-major. Each
+// thread loads 4 consecutive k of one row (16-byte loads where ALIGN allows) into registers, and
+// writes them out transposed once the stage they go to is free: 4-byte copies from global memory
+// would cost 4x the load instructions and read each 32-byte sector in four pieces.
+template <int ROWS, int BK, int THREADS, int ALIGN>
+struct KContiguousTile {
+  static constexpr int VECTORS = ROWS * BK / 4;
+  static constexpr int PER_THREAD = (VECTORS + THREADS - 1) / THREADS;
+  float4 v[PER_THREAD];
+
+  // Rows at or past rows_left and k at or past k_end read as zero. CHECKED false: the caller
+  // knows the whole tile is inside the matrix (no bounds arithmetic on the hot path).
+  template <bool CHECKED>
+  __device__ __forceinline__ void load(const float* base, int ld, int rows_left, int k0, int k_end, int tid) {
+#pragma unroll
+    for (int i = 0; i < PER_THREAD; ++i) {
+      const int chunk = i * THREADS + tid;
+      if (VECTORS % THREADS != 0 && chunk >= VECTORS) break;
+      const int r = chunk / (BK / 4);
+      const int k = chunk % (BK / 4) * 4;
+      const float* src = base + static_cast<long long>(r) * ld + k0 + k;
+      if (!CHECKED) {
+        v[i] = load_float4<ALIGN>(src, 4);
+      } else {
+        const int valid = r < rows_left ? min(max(k_end - k0 - k, 0), 4) : 0;
+        v[i] = valid > 0 ? load_float4<ALIGN>(src, valid) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+    }
+  }
+
+  // Writes the tile to dst[k * LD + r]. Lanes with consecutive chunks write one row apart or
+  // 4 k apart, which the caller's row padding (LD = ROWS + 4) puts in different banks for BK 8.
+  template <int LD>
+  __device__ __forceinline__ void store(float* dst, int tid) const {
+#pragma unroll
+    for (int i = 0; i < PER_THREAD; ++i) {
+      const int chunk = i * THREADS + tid;
+      if (VECTORS % THREADS != 0 && chunk >= VECTORS) break;
+      const int r = chunk / (BK / 4);
+      const int k = chunk % (BK / 4) * 4;
+      dst[k * LD + r] = v[i].x;
+      dst[(k + 1) * LD + r] = v[i].y;
+      dst[(k + 2) * LD + r] = v[i].z;
+      dst[(k + 3) * LD + r] = v[i].w;
+    }
+  }
+};
+
+// Fills one pipeline stage: As[k * A_LD + m] with the BK x BM tile of op(A) at (m0, k0) and
+// Bs[k * B_LD + n] with the BK x BN tile of op(B) at (k0, n0); k at or past k_end, m past M, n
+// past N read as zero. An operand stored with m (or n) contiguous goes by cp.async, ALIGN floats
+// at a time; a K-contiguous one through registers (KContiguousTile): start() issues every load
+// of the stage, finish() writes the register-held part once the stage is free.
 template <int BM, int BN, int BK, int THREADS, Layout L, int ALIGN>
 struct WarptileLoader {
   static constexpr int A_LD = BM + 4;
   static constexpr int B_LD = BN + 4;
+  static constexpr bool A_K_CONTIGUOUS = !a_is_transposed(L);
+  static constexpr bool B_K_CONTIGUOUS = b_is_transposed(L);
 
-  // Copies the BK x BM tile of op(A) at (m0, k0) to As[k * A_LD + m] and the BK x BN tile of
-  // op(B) at (k0, n0) to Bs[k * B_LD + n]; k at or past k_end, m past M, n past N read as zero.
-  static __device__ __forceinline__ void load(float* As, float* Bs, const GemmParams& p, int m0, int n0, int k0,
-                                              int k_end, int tid) {
-    if (a_is_transposed(L)) {  // A stored K x M: copy ALIGN floats along m at a time
+  KContiguousTile<BM, BK, THREADS, ALIGN> a_regs;
+  KContiguousTile<BN, BK, THREADS, ALIGN> b_regs;
+
+  // CHECKED false: the caller knows the whole stage lies inside the matrix.
+  template <bool CHECKED>
+  __device__ __forceinline__ void start(float* As, float* Bs, const GemmParams& p, int m0, int n0, int k0,
+                                        int k_end, int tid) {
+    if (A_K_CONTIGUOUS) {
+      a_regs.template load<CHECKED>(p.A + static_cast<long long>(m0) * p.lda, p.lda, p.M - m0, k0, k_end, tid);
+    } else {  // A stored K x M
 #pragma unroll
       for (int i = 0; i < BK * BM / ALIGN / THREADS; ++i) {
         const int chunk = i * THREADS + tid;
         const int k = chunk / (BM / ALIGN);
         const int m = chunk % (BM / ALIGN) * ALIGN;
-        const int valid = k0 + k < k_end ? min(max(p.M - m0 - m, 0), ALIGN) : 0;
-        const float* src = p.A + (valid > 0 ? static_cast<long long>(k0 + k) * p.lda + m0 + m : 0);
-        cp_async_floats<ALIGN>(&As[k * A_LD + m], src, valid);
-      }
-    } else {  // A stored M x K: one float at a time, transposed on the way (consecutive threads along k)
-#pragma unroll
-      for (int i = 0; i < BM * BK / THREADS; ++i) {
-        const int e = i * THREADS + tid;
-        const int m = e / BK;
-        const int k = e % BK;
-        const bool valid = m0 + m < p.M && k0 + k < k_end;
-        const float* src = p.A + (valid ? static_cast<long long>(m0 + m) * p.lda + k0 + k : 0);
-        cp_async_floats<1>(&As[k * A_LD + m], src, valid ? 1 : 0);
+        const long long offset = static_cast<long long>(k0 + k) * p.lda + m0 + m;
+        if (!CHECKED) {
+          cp_async_floats<ALIGN>(&As[k * A_LD + m], p.A + offset, ALIGN);
+        } else {
+          const int valid = k0 + k < k_end ? min(max(p.M - m0 - m, 0), ALIGN) : 0;
+          cp_async_floats<ALIGN>(&As[k * A_LD + m], p.A + (valid > 0 ? offset : 0), valid);
+        }
       }
     }
-    if (!b_is_transposed(L)) {  // B stored K x N: ALIGN floats along n at a time
+    if (B_K_CONTIGUOUS) {
+      b_regs.template load<CHECKED>(p.B + static_cast<long long>(n0) * p.ldb, p.ldb, p.N - n0, k0, k_end, tid);
+    } else {  // B stored K x N
 #pragma unroll
       for (int i = 0; i < BK * BN / ALIGN / THREADS; ++i) {
         const int chunk = i * THREADS + tid;
         const int k = chunk / (BN / ALIGN);
         const int n = chunk % (BN / ALIGN) * ALIGN;
-        const int valid = k0 + k < k_end ? min(max(p.N - n0 - n, 0), ALIGN) : 0;
-        const float* src = p.B + (valid > 0 ? static_cast<long long>(k0 + k) * p.ldb + n0 + n : 0);
-        cp_async_floats<ALIGN>(&Bs[k * B_LD + n], src, valid);
-      }
-    } else {  // B stored N x K: one float at a time, transposed on the way
-#pragma unroll
-      for (int i = 0; i < BN * BK / THREADS; ++i) {
-        const int e = i * THREADS + tid;
-        const int n = e / BK;
-        const int k = e % BK;
-        const bool valid = n0 + n < p.N && k0 + k < k_end;
-        const float* src = p.B + (valid ? static_cast<long long>(n0 + n) * p.ldb + k0 + k : 0);
-        cp_async_floats<1>(&Bs[k * B_LD + n], src, valid ? 1 : 0);
+        const long long offset = static_cast<long long>(k0 + k) * p.ldb + n0 + n;
+        if (!CHECKED) {
+          cp_async_floats<ALIGN>(&Bs[k * B_LD + n], p.B + offset, ALIGN);
+        } else {
+          const int valid = k0 + k < k_end ? min(max(p.N - n0 - n, 0), ALIGN) : 0;
+          cp_async_floats<ALIGN>(&Bs[k * B_LD + n], p.B + (valid > 0 ? offset : 0), valid);
+        }
       }
     }
+  }
+
+  // Issues the loads of the stage at k0, without bounds arithmetic where the stage is inside
+  // the matrix (`interior`: the block's rows and columns are; the k range is checked here).
+  __device__ __forceinline__ void start_stage(float* As, float* Bs, const GemmParams& p, bool interior, int m0,
+                                              int n0, int k0, int k_end, int tid) {
+    if (interior && k0 + BK <= k_end) {
+      start<false>(As, Bs, p, m0, n0, k0, k_end, tid);
+    } else {
+      start<true>(As, Bs, p, m0, n0, k0, k_end, tid);
+    }
+  }
+
+  __device__ __forceinline__ void finish(float* As, float* Bs, int tid) const {
+    if (A_K_CONTIGUOUS) a_regs.template store<A_LD>(As, tid);
+    if (B_K_CONTIGUOUS) b_regs.template store<B_LD>(Bs, tid);
   }
 };
 
@@ -101,9 +169,11 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   static_assert(THREADS <= 1024, "warptile: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
   static_assert(STAGES >= 2, "warptile: STAGES must be at least 2 (one stage computes while the next loads)");
   static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "warptile: ALIGN must be 1, 2 or 4");
-  static_assert((a_is_transposed(L) ? BK * BM / ALIGN : BM * BK) % THREADS == 0,
+  static_assert(BK % 4 == 0, "warptile: BK must be a multiple of 4");
+  // Tiles copied by cp.async must divide evenly; K-contiguous ones (through registers) need not.
+  static_assert(!a_is_transposed(L) || BK * BM / ALIGN % THREADS == 0,
                 "warptile: the A tile's copies must divide evenly over the threads");
-  static_assert((b_is_transposed(L) ? BN * BK : BK * BN / ALIGN) % THREADS == 0,
+  static_assert(b_is_transposed(L) || BK * BN / ALIGN % THREADS == 0,
                 "warptile: the B tile's copies must divide evenly over the threads");
   static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "warptile: shared memory must fit in 227 KB");
 
@@ -125,32 +195,41 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   const int k_tiles = (k_end - k_begin + BK - 1) / BK;
 
   float acc[TM][TN] = {};
+  Loader loader;
+  const bool interior = m0 + BM <= p.M && n0 + BN <= p.N;
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) {
       float* stage = smem + s * STAGE_FLOATS;
-      Loader::load(stage, stage + BK * A_LD, p, m0, n0, k_begin + s * BK, k_end, tid);
+      loader.start_stage(stage, stage + BK * A_LD, p, interior, m0, n0, k_begin + s * BK, k_end, tid);
+      loader.finish(stage, stage + BK * A_LD, tid);
     }
     cp_async_commit();  // empty groups too, so that the wait below counts the same everywhere
   }
   for (int t = 0; t < k_tiles; ++t) {
     cp_async_wait<STAGES - 2>();  // tile t has landed (for this thread's copies)...
     __syncthreads();              // ...and everyone's; and everyone is done with tile t - 1's stage
+    // Tile t + STAGES - 1 goes to the stage tile t - 1 used. Its register-held part is written
+    // after the compute below, so the loads' latency hides behind it; the barrier at the top
+    // of the next iteration orders the writes before any read of that stage.
     const int next = t + STAGES - 1;
     if (next < k_tiles) {
       float* stage = smem + next % STAGES * STAGE_FLOATS;
-      Loader::load(stage, stage + BK * A_LD, p, m0, n0, k_begin + next * BK, k_end, tid);
+      loader.start_stage(stage, stage + BK * A_LD, p, interior, m0, n0, k_begin + next * BK, k_end, tid);
     }
     cp_async_commit();
-    const float* As = smem + t % STAGES * STAGE_FLOATS;
-    const float* Bs = As + BK * A_LD;
+    // This lane's first fragment in the stage; every other offset below is a constant, so that
+    // the shared loads take it as an immediate instead of recomputing addresses.
+    const float* stage = smem + t % STAGES * STAGE_FLOATS;
+    const float* a_frag_src = stage + warp_m * WM + lane_m * 4;
+    const float* b_frag_src = stage + BK * A_LD + warp_n * WN + lane_n * 4;
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       float a_frag[TM];
       float b_frag[TN];
 #pragma unroll
       for (int i = 0; i < TM / 4; ++i) {
-        const float4 a = *reinterpret_cast<const float4*>(&As[k * A_LD + warp_m * WM + (i * LANES_M + lane_m) * 4]);
+        const float4 a = *reinterpret_cast<const float4*>(&a_frag_src[k * A_LD + i * LANES_M * 4]);
         a_frag[4 * i] = a.x;
         a_frag[4 * i + 1] = a.y;
         a_frag[4 * i + 2] = a.z;
@@ -158,7 +237,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
       }
 #pragma unroll
       for (int j = 0; j < TN / 4; ++j) {
-        const float4 b = *reinterpret_cast<const float4*>(&Bs[k * B_LD + warp_n * WN + (j * LANES_N + lane_n) * 4]);
+        const float4 b = *reinterpret_cast<const float4*>(&b_frag_src[k * B_LD + j * LANES_N * 4]);
         b_frag[4 * j] = b.x;
         b_frag[4 * j + 1] = b.y;
         b_frag[4 * j + 2] = b.z;
@@ -168,6 +247,10 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
       for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+    if (next < k_tiles) {
+      float* stage = smem + next % STAGES * STAGE_FLOATS;
+      loader.finish(stage, stage + BK * A_LD, tid);
     }
   }
   cp_async_wait<0>();

@@ -14,7 +14,7 @@ class WarptileFamily final : public KernelFamily {
  public:
   std::string_view name() const override { return "warptile"; }
   std::string_view summary() const override {
-    return "warp tiling, cp.async multi-stage pipeline, padded conflict-free smem, split-K";
+    return "warp tiling, multi-stage pipeline (cp.async; K-contiguous tiles via registers), padded smem, split-K";
   }
   std::string_view source_file() const override { return "warptile.cuh"; }
   std::string_view kernel_template() const override { return "gemmtune::warptile_sgemm"; }
@@ -60,10 +60,14 @@ class WarptileFamily final : public KernelFamily {
     if (bm % wm != 0 || bn % wn != 0) return refuse("BM and BN must be multiples of WM and WN");
     const int block_threads = threads(c);
     if (block_threads > kMaxThreads) return refuse("32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-    const int a_copies = a_is_transposed(c.layout) ? bk * bm / c.align : bm * bk;
-    const int b_copies = b_is_transposed(c.layout) ? bn * bk : bk * bn / c.align;
-    if (a_copies % block_threads != 0) return refuse("the A tile's copies must divide evenly over the threads");
-    if (b_copies % block_threads != 0) return refuse("the B tile's copies must divide evenly over the threads");
+    if (bk % 4 != 0) return refuse("BK must be a multiple of 4");
+    // Tiles copied by cp.async must divide evenly; K-contiguous ones (through registers) need not.
+    if (a_is_transposed(c.layout) && bk * bm / c.align % block_threads != 0) {
+      return refuse("the A tile's copies must divide evenly over the threads");
+    }
+    if (!b_is_transposed(c.layout) && bk * bn / c.align % block_threads != 0) {
+      return refuse("the B tile's copies must divide evenly over the threads");
+    }
     if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
     if (auto why = check_splitk(c.get("SPLITK"))) return refuse(*why);
     return std::nullopt;

@@ -36,6 +36,7 @@ struct Options {
   std::string shapes_file;
   std::string layout = "nn";
   std::vector<std::string> families;
+  std::vector<std::string> kernels;  // --kernel: configurations timed besides the defaults
   float alpha = 1.0f;
   float beta = 1.0f;
   std::string csv_path;
@@ -57,8 +58,9 @@ double tflops(const Problem& problem, double ms) { return problem.flops() / (ms 
 
 class Bench {
  public:
-  Bench(const DeviceInfo& device, const Options& options, std::optional<cache::Database> db)
-      : device_(device), options_(options), db_(std::move(db)) {}
+  Bench(const DeviceInfo& device, const Options& options, std::optional<cache::Database> db,
+        std::vector<KernelConfig> named_configs)
+      : device_(device), options_(options), db_(std::move(db)), named_configs_(std::move(named_configs)) {}
 
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
   // to compile or run, or its check against cuBLAS.
@@ -126,6 +128,12 @@ class Bench {
       const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
       all_passed = bench_config(tag, std::string(family->summary()), config) && all_passed;
     }
+    for (const KernelConfig& named : named_configs_) {
+      if (named.layout != problem.layout) continue;
+      KernelConfig config = named;
+      config.align = std::min(config.align, pick_alignment(find_family(config.family), call_align));
+      all_passed = bench_config("named", "--kernel", config) && all_passed;
+    }
     if (std::optional<KernelConfig> tuned = tuned_winner(problem)) {
       // The winner was tuned on aligned inputs like these; on others, its narrower variant.
       tuned->align = std::min(tuned->align, pick_alignment(find_family(tuned->family), call_align));
@@ -176,6 +184,7 @@ class Bench {
   const DeviceInfo& device_;
   const Options& options_;
   std::optional<cache::Database> db_;
+  std::vector<KernelConfig> named_configs_;
 };
 
 // Problems from --shape and --shapes; throws BadInput for a bad one.
@@ -202,6 +211,29 @@ std::vector<Problem> collect_problems(const Options& options) {
   return problems;
 }
 
+// The --kernel configurations; throws BadInput for a name that does not parse, that its family
+// refuses (the rule it breaks) or whose layout no problem has.
+std::vector<KernelConfig> collect_named_configs(const Options& options, const std::vector<Problem>& problems) {
+  std::vector<KernelConfig> configs;
+  for (const std::string& name : options.kernels) {
+    try {
+      KernelConfig config = parse_kernel_name(name);
+      if (std::optional<std::string> why = find_family(config.family).check(config)) {
+        throw BadInput("--kernel " + name + ": " + *why);
+      }
+      const bool has_problem = std::any_of(problems.begin(), problems.end(),
+                                           [&](const Problem& problem) { return problem.layout == config.layout; });
+      if (!has_problem) {
+        throw BadInput("--kernel " + name + ": no " + std::string(layout_name(config.layout)) + " problem to time it on");
+      }
+      configs.push_back(std::move(config));
+    } catch (const std::logic_error& error) {  // invalid_argument, out_of_range
+      throw BadInput("--kernel: " + std::string(error.what()));
+    }
+  }
+  return configs;
+}
+
 std::optional<cache::Database> open_database(const std::string& path) {
   if (path.empty()) return std::nullopt;
   try {
@@ -215,6 +247,7 @@ std::optional<cache::Database> open_database(const std::string& path) {
 // CSV file) before the first kernel runs.
 int run(const Options& options) {
   const std::vector<Problem> problems = collect_problems(options);
+  std::vector<KernelConfig> named_configs = collect_named_configs(options, problems);
   std::string problem_list;
   for (const Problem& problem : problems) problem_list += (problem_list.empty() ? "" : ", ") + tuner::to_string(problem);
   spdlog::debug("{} problem(s): {}", problems.size(), problem_list);
@@ -240,7 +273,7 @@ int run(const Options& options) {
   TextTable csv({"problem", "version", "family", "kernel", "median_ms", "p10_ms", "p90_ms", "repetitions",
                  "tflops", "percent_of_cublas", "check"});
   bool all_passed = true;
-  Bench bench(*device, options, std::move(db));
+  Bench bench(*device, options, std::move(db), std::move(named_configs));
   for (std::size_t i = 0; i < problems.size(); ++i) {
     // One plain line a problem, also when piped: a problem takes seconds, not a progress bar's worth.
     spdlog::info("[{}/{}] {}", i + 1, problems.size(), tuner::to_string(problems[i]));
@@ -282,6 +315,9 @@ int main(int argc, char** argv) {
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
       ->capture_default_str();
   app.add_option("--families", options.families, "Only these kernel families (default: all)")->delimiter(',');
+  app.add_option("--kernel", options.kernels,
+                 "Also time this configuration, by kernel name (as tunedb lists them), on every problem of its "
+                 "layout; at most the alignment the inputs allow; repeatable");
   app.add_option("--alpha", options.alpha, "alpha")->capture_default_str();
   app.add_option("--beta", options.beta, "beta")->capture_default_str();
   app.add_option("--db", options.db_path, "Also time the winner tuned for each problem on this GPU in this database")

@@ -4,7 +4,7 @@
 //
 // The configurations: the product of the search values plus values outside them (chosen so that
 // every static_assert fires for some), over the family's alignments plus one it does not take,
-// for layout nn. static_asserts are decided by NVRTC's front end, so the agreement is tested with
+// for layout nn (and the layouts a family's rules depend on). static_asserts are decided by NVRTC's front end, so the agreement is tested with
 // front-end-only compiles (-fdevice-syntax-only), many configurations to a program:
 // - every configuration check() accepts must instantiate without error;
 // - every refused configuration next to an accepted one (one parameter one value away: where a
@@ -16,6 +16,7 @@
 #include <nvrtc.h>
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <regex>
@@ -101,7 +102,9 @@ CompileOutcome compile_unchecked(const KernelFamily& family, const std::vector<K
 std::string diagnostic_arguments(const KernelConfig& config) {
   std::string text;
   for (const auto& [name, value] : config.params) text += name + "=" + std::to_string(value) + ", ";
-  return text + "L=gemmtune::Layout::NN, ALIGN=" + std::to_string(config.align);
+  std::string layout(layout_name(config.layout));
+  for (char& c : layout) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text + "L=gemmtune::Layout::" + layout + ", ALIGN=" + std::to_string(config.align);
 }
 
 struct StaticAssertion {
@@ -149,15 +152,15 @@ std::vector<std::vector<KernelConfig>> batches_of(const std::vector<KernelConfig
 struct Product {
   std::vector<std::vector<int>> values;  // per parameter, sorted
   std::vector<int> aligns;
-  std::vector<KernelConfig> configs;     // every combination, alignment outermost
+  std::vector<KernelConfig> configs;     // every combination, layout then alignment outermost
 };
 
 // The search values extended by `extra_values`, over the family's alignments plus `extra_aligns`.
 // `narrowed` replaces a parameter's search values outright, for families whose full product
 // would take too long to compile (every rule must still be reachable from what is left).
 Product extended_product(const KernelFamily& family, const std::map<std::string, std::vector<int>>& extra_values,
-                         const std::vector<int>& extra_aligns,
-                         const std::map<std::string, std::vector<int>>& narrowed = {}) {
+                         const std::vector<int>& extra_aligns, const std::map<std::string, std::vector<int>>& narrowed,
+                         const std::vector<Layout>& layouts) {
   Product product;
   for (const ParamSpec& spec : family.params()) {
     std::set<int> values(spec.search_values.begin(), spec.search_values.end());
@@ -173,19 +176,21 @@ Product extended_product(const KernelFamily& family, const std::map<std::string,
     return all;
   }();
   product.aligns.assign(aligns.begin(), aligns.end());
-  for (int align : product.aligns) {
-    KernelConfig config = family.default_config(Layout::NN, align);
-    const std::function<void(std::size_t)> fill = [&](std::size_t param) {
-      if (param == product.values.size()) {
-        product.configs.push_back(config);
-        return;
-      }
-      for (int value : product.values[param]) {
-        config.params[param].second = value;
-        fill(param + 1);
-      }
-    };
-    fill(0);
+  for (Layout layout : layouts) {
+    for (int align : product.aligns) {
+      KernelConfig config = family.default_config(layout, align);
+      const std::function<void(std::size_t)> fill = [&](std::size_t param) {
+        if (param == product.values.size()) {
+          product.configs.push_back(config);
+          return;
+        }
+        for (int value : product.values[param]) {
+          config.params[param].second = value;
+          fill(param + 1);
+        }
+      };
+      fill(0);
+    }
   }
   return product;
 }
@@ -260,9 +265,10 @@ void expect_refused(const KernelFamily& family, const std::vector<KernelConfig>&
 
 void check_agreement(std::string_view family_name, const std::map<std::string, std::vector<int>>& extra_values,
                      const std::vector<int>& extra_aligns,
-                     const std::map<std::string, std::vector<int>>& narrowed = {}) {
+                     const std::map<std::string, std::vector<int>>& narrowed = {},
+                     const std::vector<Layout>& layouts = {Layout::NN}) {
   const KernelFamily& family = find_family(family_name);
-  const Product product = extended_product(family, extra_values, extra_aligns, narrowed);
+  const Product product = extended_product(family, extra_values, extra_aligns, narrowed, layouts);
   std::set<std::string> accepted_names;
   std::vector<KernelConfig> accepted;
   std::map<std::string, std::vector<KernelConfig>> refused_by_reason;
@@ -348,10 +354,12 @@ TEST_CASE("check() agrees with the template's static_asserts: vectorized", "[nvr
 TEST_CASE("check() agrees with the template's static_asserts: warptile", "[nvrtc]") {
   // Nine parameters: the full product would take hours to compile, so each keeps the values that
   // reach every rule (lanes, thread tile size, warp and block divisibility, thread count, copies,
-  // shared memory, stages).
+  // shared memory, stages). Which operand tiles go by cp.async, and so must divide evenly over
+  // the threads, depends on the layout: nn has B's rule, tn A's and B's.
   check_agreement("warptile", {{"BM", {96, 512}}, {"BK", {1, 64}}, {"WM", {24}}, {"TM", {6}}, {"STAGES", {1}}}, {3},
                   {{"BM", {128}}, {"BN", {128, 256}}, {"BK", {8}}, {"WM", {16, 32}}, {"WN", {64, 128}},
-                   {"TM", {8, 16}}, {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}});
+                   {"TM", {8, 16}}, {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}},
+                  {Layout::NN, Layout::TN});
 }
 
 TEST_CASE("check() agrees with the template's static_asserts: skinny", "[nvrtc]") {
