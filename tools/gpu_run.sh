@@ -14,6 +14,8 @@
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
+#   profile   Nsight Compute counters of cuBLAS and of each PROFILE_KERNELS name (space-separated
+#             kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -115,6 +117,33 @@ if wants sanitize; then
   timeout "${SANITIZE_SECONDS:-300}" bash tools/sanitize_kernels.sh "$build" "$OUT/sanitizer" > "$OUT/sanitizer.md" 2>&1
   echo "sanitize_kernels exit $?" >> "$OUT/sanitizer.md"
   summary+=(sanitizer.md)
+fi
+
+if wants profile; then
+  status "profiling"
+  shape=${PROFILE_SHAPE:-nn:4096x4096x4096}
+  ncu=$(command -v ncu || find /opt/nvidia /usr/local/cuda* -name ncu -type f 2>/dev/null | head -1)
+  # One launch each: the first launch whose name matches is cuBLAS's reference run, or the named
+  # kernel's check run (skinny's default is the only other family gemmbench times here).
+  sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+            --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
+            --section InstructionStats)
+  profile() {  # profile REGEX [gemmbench args...]
+    local regex=$1
+    shift
+    timeout 120 "$ncu" --clock-control none "${sections[@]}" -k "regex:$regex" -c 1 \
+      "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
+    echo "ncu exit $?" >> "$OUT/profile.txt"
+  }
+  echo "## cuBLAS on $shape" >> "$OUT/profile.txt"
+  profile "gemm"
+  for name in ${PROFILE_KERNELS:-}; do
+    echo "## $name on $shape" >> "$OUT/profile.txt"
+    profile "warptile|vectorized|reg2d|skinny_sgemm" --kernel "$name"
+  done
+  grep -E "^## |ncu exit|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A" \
+    "$OUT/profile.txt" > "$OUT/profile-summary.txt"
+  summary+=(profile-summary.txt)
 fi
 
 echo
