@@ -15,7 +15,7 @@
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 #   profile   Nsight Compute counters of cuBLAS and of each PROFILE_KERNELS name (space-separated
-#             kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt
+#             warptile kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -139,7 +139,7 @@ if wants profile; then
   profile "gemm"
   for name in ${PROFILE_KERNELS:-}; do
     echo "## $name on $shape" >> "$OUT/profile.txt"
-    profile "warptile|vectorized|reg2d|skinny_sgemm" --kernel "$name"
+    profile "warptile" --kernel "$name"  # warptile only: skinny's default runs first
   done
   grep -E "^## |ncu exit|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A" \
     "$OUT/profile.txt" > "$OUT/profile-summary.txt"
