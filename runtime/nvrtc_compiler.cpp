@@ -115,6 +115,11 @@ int match_int(const std::string& log, const char* pattern) {
   return -1;
 }
 
+// "8192 B smem" or "unknown smem" for a figure ResourceUsage holds as -1.
+std::string figure(int value, const char* unit, const char* what) {
+  return (value < 0 ? std::string("unknown") : std::to_string(value) + unit) + " " + what;
+}
+
 }  // namespace
 
 ResourceUsage parse_ptxas_report(const std::string& log) {
@@ -125,6 +130,12 @@ ResourceUsage parse_ptxas_report(const std::string& log) {
   usage.spill_store_bytes = match_int(log, R"((\d+) bytes spill stores)");
   usage.spill_load_bytes = match_int(log, R"((\d+) bytes spill loads)");
   return usage;
+}
+
+std::string to_string(const ResourceUsage& usage) {
+  return figure(usage.registers, "", "registers") + ", " + figure(usage.static_smem_bytes, " B", "static smem") + ", " +
+         figure(usage.stack_frame_bytes, " B", "stack") + ", " + figure(usage.spill_store_bytes, " B", "spill stores") +
+         ", " + figure(usage.spill_load_bytes, " B", "spill loads");
 }
 
 std::string source_hash(const KernelFamily& family) {

@@ -52,5 +52,9 @@ void require_supported_arch(const std::string& arch);
 
 // Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) from a compile log.
 ResourceUsage parse_ptxas_report(const std::string& log);
+// "40 registers, 8192 B static smem, 0 B stack, 0 B spill stores, 0 B spill loads"; a figure
+// the report did not give reads "unknown" (ptxas leaves out "bytes smem" when it is 0, and NVRTC
+// gives no log at all in some processes).
+std::string to_string(const ResourceUsage& usage);
 
 }  // namespace gemmtune

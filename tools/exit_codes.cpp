@@ -1,5 +1,8 @@
 #include "exit_codes.hpp"
 
+#include <utility>
+#include <vector>
+
 namespace gemmtune {
 
 std::string exit_codes_help(std::string_view bad_input, std::string_view failure) {
@@ -16,6 +19,15 @@ void prefix_parse_errors(CLI::App& app, std::string tool) {
 }
 
 int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+  // CLI11 runs validators and checks required options and subcommands before it looks for
+  // arguments it does not know, so `tune --shpaes x` would read "--shapes is required". By then
+  // it has set those arguments aside: name them instead, the mistake the user has to fix.
+  const bool help = error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success);
+  if (!help && !dynamic_cast<const CLI::ExtrasError*>(&error) && !app.get_allow_extras()) {
+    if (std::vector<std::string> extras = app.remaining(true); !extras.empty()) {
+      return exit_for_parse_error(app, CLI::ExtrasError(app.get_name(), std::move(extras)));
+    }
+  }
   return app.exit(error) == 0 ? kExitDone : kExitBadInput;
 }
 

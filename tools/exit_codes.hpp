@@ -29,7 +29,8 @@ std::string exit_codes_help(std::string_view bad_input, std::string_view failure
 void prefix_parse_errors(CLI::App& app, std::string tool);
 
 // Prints what CLI11 prints for a parse error (the help, or the error) and returns the exit code:
-// kExitDone for --help, kExitBadInput for anything else (CLI11's own codes are 100 and up).
+// kExitDone for --help, kExitBadInput for anything else (CLI11's own codes are 100 and up). An
+// argument the command line does not know is the error reported, whatever else CLI11 met first.
 int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error);
 
 }  // namespace gemmtune

@@ -91,8 +91,7 @@ class Bench {
       const std::string name = kernel_name(config);
       try {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
-        spdlog::debug("{}: compiled for {}, {} registers, {} B spill stores", name, device_.arch(),
-                      compiled.resources.registers, compiled.resources.spill_store_bytes);
+        spdlog::debug("{}: compiled for {}: {}", name, device_.arch(), to_string(compiled.resources));
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
         Workspace workspace;
         auto with_workspace = [&](GemmParams params) {

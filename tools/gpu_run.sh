@@ -57,10 +57,11 @@ db=/tmp/gemmtune-tuned.db
 if wants tune; then
   status "tuning"
   rm -f "$db" "$db-wal" "$db-shm"
-  # Each problem's result is logged as it ends, so a run cut short still reports what it finished.
+  # The table goes to tune.md, the logs to tune.log. Each problem's winner is logged (at info, so
+  # not with --quiet) as the problem ends, so a run cut short still reports what it finished.
   # shellcheck disable=SC2086
   timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
-    --db "$db" --quiet ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
+    --db "$db" ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
   echo "tune exit $?" >> "$OUT/tune.md"
   grep -E "winner|no candidate|rror" "$OUT/tune.log" | tail -25 >> "$OUT/tune.md"
   "$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1

@@ -46,10 +46,7 @@ void compile_one(const std::string& name, const std::string& arch, bool show_log
   spdlog::debug("{}: compiled in {:.0f} ms: {}", name,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
                 compiled.instantiation);
-  const ResourceUsage& r = compiled.resources;
-  std::cout << name << ": " << r.registers << " registers, " << r.static_smem_bytes << " B static smem, "
-            << r.stack_frame_bytes << " B stack, " << r.spill_store_bytes << "/" << r.spill_load_bytes
-            << " B spill stores/loads, cubin " << compiled.cubin.size() << " B\n";
+  std::cout << name << ": " << to_string(compiled.resources) << ", cubin " << compiled.cubin.size() << " B\n";
   if (show_log) std::cout << compiled.log << "\n";
   if (!out_dir.empty()) {
     const std::string path = out_dir + "/" + name + ".cubin";

@@ -13,8 +13,9 @@
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
 #include "kernel_family.hpp"
-#include "nvrtc_compiler.hpp"
+#include "log_options.hpp"
 #include "make_strategy.hpp"
+#include "nvrtc_compiler.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "tuning_run.hpp"
@@ -68,7 +69,8 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-// A progress bar on a terminal; plain log lines (one per tenth of a problem) otherwise.
+// A progress bar on a terminal; plain log lines (one per tenth of a problem) otherwise. Both on
+// standard error: standard output holds the results table alone.
 class ProgressPrinter {
  public:
   explicit ProgressPrinter(bool quiet) : terminal_(::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
@@ -115,7 +117,7 @@ class ProgressPrinter {
 };
 
 void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
-  std::cout << "\n# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
+  std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
             << "\n\n";
   if (options.dry_run) {
     std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
@@ -155,16 +157,15 @@ int tune_main(int argc, char** argv) {
   tuner::TuneOptions options;
   options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string shapes_path, budget_text;
-  bool verbose = false, quiet = false;
+  LogOptions log_options;
   CLI::App app{
       "tune: finds the fastest kernel configuration for each problem of a shapes file on one GPU.\n"
       "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
       "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
-      "the database. A re-run skips what is stored, so an interrupted run resumes.\n"
-      "Exit codes: 0 done, 2 bad input (flags, shapes file, database, no matching GPU), 3 failure while running."};
-  app.failure_message([](const CLI::App* failed, const CLI::Error& error) {
-    return "tune: " + CLI::FailureMessage::simple(failed, error);
-  });
+      "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
+      "goes to standard output; progress, logs and errors to standard error.\n" +
+      exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
+  prefix_parse_errors(app, "tune");
   app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
@@ -186,15 +187,13 @@ int tune_main(int argc, char** argv) {
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
       ->check(positive_number(false));
-  app.add_flag("-v,--verbose", verbose, "Log every candidate");
-  app.add_flag("-q,--quiet", quiet, "No progress: only each problem's result, warnings, errors and the final table");
+  add_log_options(app, log_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return exit_for_parse_error(app, error);
   }
-  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);  // --quiet silences the progress only
-  spdlog::set_default_logger(spdlog::default_logger()->clone("tune"));
+  start_logging("tune", log_options);
 
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);
@@ -212,7 +211,7 @@ int tune_main(int argc, char** argv) {
   try {
     // The whole shapes file is checked before any GPU work or database access.
     const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_path);
-    ProgressPrinter progress(quiet);
+    ProgressPrinter progress(log_options.quiet);
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);

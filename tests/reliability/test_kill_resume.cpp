@@ -35,8 +35,13 @@ TEST_CASE("reliability: tune --dry-run killed with SIGKILL twelve times loses no
   REQUIRE(reference_counts);
   REQUIRE(reference_counts->reused == 0);
   const std::size_t total = reference_counts->compiled;
-  const std::set<std::string> reference_keys = DatabaseProbe(reference_db, DatabaseProbe::Use::Inspect).binary_keys();
+  const DatabaseProbe reference_probe(reference_db, DatabaseProbe::Use::Inspect);
+  const std::set<std::string> reference_keys = reference_probe.binary_keys();
   REQUIRE(reference_keys.size() == total);
+  // The log (standard error) names each cubin as it is stored, and only the log: the checks of
+  // the killed runs below read it.
+  CHECK(kernels_reported_stored(reference.err) == reference_probe.binary_kernel_names());
+  CHECK(kernels_reported_stored(reference.out).empty());
 
   // Kill moments drawn with a fixed seed, as fractions of the uninterrupted run's time, so that a
   // slower machine stretches them too: early ones land before the first commit (while the workers
@@ -72,12 +77,12 @@ TEST_CASE("reliability: tune --dry-run killed with SIGKILL twelve times loses no
         for (const std::string& key : keys) CHECK(reference_keys.count(key) == 1);
         // Every cubin the run said it stored (it says so after the commit) is there.
         const std::set<std::string> names = probe.binary_kernel_names();
-        for (const std::string& name : kernels_reported_stored(killed->out)) CHECK(names.count(name) == 1);
+        for (const std::string& name : kernels_reported_stored(killed->err)) CHECK(names.count(name) == 1);
       }
     }
     CHECK(now_stored >= stored);  // no committed cubin lost
     std::cout << "kill " << kill << " after " << delay.count() << " ms: " << now_stored << " of " << total
-              << " cubins stored (" << kernels_reported_stored(killed->out).size() << " reported by this run)"
+              << " cubins stored (" << kernels_reported_stored(killed->err).size() << " reported by this run)"
               << std::endl;
     stored = now_stored;
   }

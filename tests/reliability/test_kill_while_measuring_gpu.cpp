@@ -86,6 +86,10 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
   const std::multiset<std::string> expected = stored_measurements(DatabaseProbe(reference_db, DatabaseProbe::Use::Inspect));
   REQUIRE(expected.size() == kCandidates);
   REQUIRE(std::set<std::string>(expected.begin(), expected.end()).size() == kCandidates);
+  // The log (standard error) names each measurement as it is committed, and only the log: the
+  // kills below are timed by it and checked against it.
+  CHECK(candidates_reported_measured(reference.err) == std::set<std::string>(expected.begin(), expected.end()));
+  CHECK(candidates_reported_measured(reference.out).empty());
   std::cout << "uninterrupted: " << kCandidates << " candidates in " << reference.seconds << " s" << std::endl;
 
   // Each kill comes once the run has committed a few measurements of its own (1 to 4, drawn with
@@ -105,7 +109,7 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
     INFO("kill " << kill << ": after " << wanted << " measurement(s) and " << delay.count() << " ms");
     TuneProcess tune(tune_args(dir, db), dir.path());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-    while (candidates_reported_measured(tune.output_so_far()).size() < wanted) {
+    while (candidates_reported_measured(tune.log_so_far()).size() < wanted) {
       if (const std::optional<TuneResult> ended = tune.wait_for(std::chrono::milliseconds(5))) {
         FAIL("tune ended before it measured " << wanted << " candidate(s): " << ended->describe());
       }
@@ -145,7 +149,7 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
     CHECK(std::set<std::string>(now.begin(), now.end()).size() == now.size());  // none measured twice
     for (const std::string& candidate : now) CHECK(expected.count(candidate) == 1);
     // Every measurement the killed run logged (it logs after the commit) is there.
-    const std::set<std::string> reported = candidates_reported_measured(killed->out);
+    const std::set<std::string> reported = candidates_reported_measured(killed->err);
     for (const std::string& candidate : reported) CHECK(now.count(candidate) == 1);
     // Nothing committed before was lost.
     CHECK(std::includes(now.begin(), now.end(), stored.begin(), stored.end()));

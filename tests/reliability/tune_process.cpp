@@ -70,10 +70,10 @@ std::optional<DryRunCounts> dry_run_counts(const std::string& out) {
   return DryRunCounts{std::stoul(match[1]), std::stoul(match[2])};
 }
 
-std::set<std::string> kernels_reported_stored(const std::string& out) {
+std::set<std::string> kernels_reported_stored(const std::string& log) {
   static const std::regex line(R"(: (gemmtune_sgemm_[a-z0-9_]+): compiled)");
   std::set<std::string> names;
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), line); it != std::sregex_iterator(); ++it) {
     names.insert((*it)[1]);
   }
   return names;
@@ -101,10 +101,10 @@ std::optional<CandidateCounts> candidate_counts(const std::vector<std::string>& 
   return CandidateCounts{std::stoul(match[1]), std::stoul(match[2]), std::stoul(match[3]), std::stoul(match[4])};
 }
 
-std::set<std::string> candidates_reported_measured(const std::string& out) {
+std::set<std::string> candidates_reported_measured(const std::string& log) {
   static const std::regex line(R"(([a-z]{2}:[0-9]+x[0-9]+x[0-9]+) [0-9]+/[0-9]+: (gemmtune_sgemm_[a-z0-9_]+): (?!already measured))");
   std::set<std::string> candidates;
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), line); it != std::sregex_iterator(); ++it) {
     candidates.insert((*it)[1].str() + " " + (*it)[2].str());
   }
   return candidates;
@@ -166,7 +166,7 @@ void TuneProcess::kill_hard() {
   if (pid_ > 0) ::kill(pid_, SIGKILL);
 }
 
-std::string TuneProcess::output_so_far() const { return read_if_present(out_path_); }
+std::string TuneProcess::log_so_far() const { return read_if_present(err_path_); }
 
 TuneResult TuneProcess::finish(int status) {
   TuneResult result;

@@ -37,27 +37,28 @@ void write_bytes(const std::string& path, const std::string& bytes);
 struct TuneResult {
   int exit_code = -1;  // -1 when killed by a signal
   int signal = 0;      // the signal that ended it, 0 when it exited
-  std::string out;
-  std::string err;
+  std::string out;     // standard output: the report, printed last
+  std::string err;     // standard error: progress, logs and errors
   double seconds = 0;
 
   // "exit code 2" or "signal 9", then the output: for failure messages.
   std::string describe() const;
 };
 
-// The summary line of a dry run, "N cubins compiled (M already in DB) ...".
+// The summary line of a dry run's report (standard output), "N cubins compiled (M already in
+// DB) ...".
 struct DryRunCounts {
   std::size_t compiled = 0;
   std::size_t reused = 0;
 };
 std::optional<DryRunCounts> dry_run_counts(const std::string& out);
-// The kernels a dry run with -v reported as compiled and stored ("...: NAME: compiled"), each
-// logged only after its cubin was committed.
-std::set<std::string> kernels_reported_stored(const std::string& out);
+// The kernels a dry run with -v logged (standard error) as compiled and stored ("...: NAME:
+// compiled"), each logged only after its cubin was committed.
+std::set<std::string> kernels_reported_stored(const std::string& log);
 
-// One problem's row ("nn:64x64x64") of the table a tuning run prints last, its cells trimmed:
-// problem, winner, ms, TFLOPS, cuBLAS ms, cuBLAS TFLOPS, speed-up, tuning s, candidates.
-// nullopt when the table has no such row.
+// One problem's row ("nn:64x64x64") of the table a tuning run prints last (standard output), its
+// cells trimmed: problem, winner, ms, TFLOPS, cuBLAS ms, cuBLAS TFLOPS, speed-up, tuning s,
+// candidates. nullopt when the table has no such row.
 std::optional<std::vector<std::string>> report_row(const std::string& out, const std::string& problem);
 // The last cell of a report row, "measured/resumed/failed of space".
 struct CandidateCounts {
@@ -68,10 +69,10 @@ struct CandidateCounts {
 };
 std::optional<CandidateCounts> candidate_counts(const std::vector<std::string>& row);
 
-// The candidates a tuning run with -v logged as measured in this run ("PROBLEM i/n: NAME: ..."
-// other than "already measured"), as "PROBLEM NAME", e.g. "nn:256x256x256 gemmtune_sgemm_...";
-// each is logged only after its measurement was committed.
-std::set<std::string> candidates_reported_measured(const std::string& out);
+// The candidates a tuning run with -v logged (standard error) as measured in this run ("PROBLEM
+// i/n: NAME: ..." other than "already measured"), as "PROBLEM NAME", e.g. "nn:256x256x256
+// gemmtune_sgemm_..."; each is logged only after its measurement was committed.
+std::set<std::string> candidates_reported_measured(const std::string& log);
 
 // Who a run is started as: the current user, or "nobody" (uid and gid 65534), so that a test
 // running as root can still meet a file it may not write.
@@ -95,8 +96,8 @@ class TuneProcess {
   std::optional<TuneResult> wait_for(std::chrono::milliseconds limit);
   // SIGKILL, as `kill -9`: no handler, no clean-up, no last write.
   void kill_hard();
-  // What the run has written to its stdout so far.
-  std::string output_so_far() const;
+  // What the run has written to its standard error (its log) so far.
+  std::string log_so_far() const;
 
  private:
   TuneResult finish(int status);

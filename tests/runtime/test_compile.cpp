@@ -113,7 +113,18 @@ TEST_CASE("ptxas reports are parsed", "[nvrtc]") {
   CHECK(usage.spill_store_bytes == 8);
   CHECK(usage.spill_load_bytes == 12);
   CHECK(usage.spills());
+  CHECK(to_string(usage) == "255 registers, 8192 B static smem, 16 B stack, 8 B spill stores, 12 B spill loads");
   CHECK(parse_ptxas_report("").registers == -1);
+}
+
+TEST_CASE("a figure ptxas did not report reads unknown rather than -1", "[nvrtc]") {
+  // ptxas names shared memory only where a kernel has some; NVRTC may give no log at all.
+  const ResourceUsage no_smem = parse_ptxas_report(
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 32 registers, used 0 barriers\n");
+  CHECK(to_string(no_smem) == "32 registers, unknown static smem, 0 B stack, 0 B spill stores, 0 B spill loads");
+  CHECK(to_string(parse_ptxas_report("")) ==
+        "unknown registers, unknown static smem, unknown stack, unknown spill stores, unknown spill loads");
 }
 
 }  // namespace gemmtune
