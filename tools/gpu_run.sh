@@ -15,7 +15,8 @@
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 #   profile   Nsight Compute counters of cuBLAS and of each PROFILE_KERNELS name (space-separated
-#             warptile kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt
+#             warptile kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt;
+#             PROFILE_METRICS: more ncu --metrics (e.g. regex:...stall...)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -132,9 +133,17 @@ if wants profile; then
   profile() {  # profile REGEX [gemmbench args...]
     local regex=$1
     shift
-    timeout 120 "$ncu" --clock-control none "${sections[@]}" -k "regex:$regex" -c 1 \
+    local extra=(--print-details all)
+    [ -n "${PROFILE_METRICS:-}" ] && extra+=(--metrics "$PROFILE_METRICS")
+    timeout 120 "$ncu" --clock-control none "${sections[@]}" "${extra[@]}" -k "regex:$regex" -c 1 \
       "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
-    echo "ncu exit $?" >> "$OUT/profile.txt"
+    local code=$?
+    echo "ncu exit $code" >> "$OUT/profile.txt"
+    if [ "$code" -ne 0 ] && [ -n "${PROFILE_METRICS:-}" ]; then  # a metric this ncu does not know: without them
+      timeout 120 "$ncu" --clock-control none "${sections[@]}" -k "regex:$regex" -c 1 \
+        "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
+      echo "ncu exit $? (without PROFILE_METRICS)" >> "$OUT/profile.txt"
+    fi
   }
   echo "## cuBLAS on $shape" >> "$OUT/profile.txt"
   profile "gemm"
@@ -142,7 +151,7 @@ if wants profile; then
     echo "## $name on $shape" >> "$OUT/profile.txt"
     profile "warptile" --kernel "$name"  # warptile only: skinny's default runs first
   done
-  grep -E "^## |ncu exit|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A" \
+  grep -E "^## |ncu exit|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
     "$OUT/profile.txt" > "$OUT/profile-summary.txt"
   summary+=(profile-summary.txt)
 fi
