@@ -69,6 +69,12 @@ if wants tune; then
   "$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
   "$build/bin/tunedb" report --db "$db" --out "$OUT/report.html" >> "$OUT/tune.log" 2>&1
   gzip -c "$db" > "$OUT/tuned.db.gz"
+  # A file over 16 MiB does not come back, and the database holds every cubin: a big one would
+  # take the logs down with it. measurements.csv keeps every measurement either way.
+  if [ "$(stat -c %s "$OUT/tuned.db.gz")" -gt $((12 * 1024 * 1024)) ]; then
+    echo "(tuned.db.gz: $(stat -c %s "$OUT/tuned.db.gz") bytes, too big to bring back; left out)" >> "$OUT/tune.md"
+    rm -f "$OUT/tuned.db.gz"
+  fi
   summary+=(tune.md)
 fi
 
