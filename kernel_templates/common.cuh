@@ -56,6 +56,16 @@ __device__ __forceinline__ void load_b_tile(float* smem, const GemmParams& p, in
   }
 }
 
+// dst[0..3] = the four floats at src, one 128-bit load (src 16-byte aligned, in shared memory):
+// how the inner loops fill their register fragments.
+__device__ __forceinline__ void load_fragment4(float* dst, const float* src) {
+  const float4 v = *reinterpret_cast<const float4*>(src);
+  dst[0] = v.x;
+  dst[1] = v.y;
+  dst[2] = v.z;
+  dst[3] = v.w;
+}
+
 // Four consecutive floats from ptr; elements at index >= valid read as 0 and are not touched.
 // ALIGN (in floats) is what the caller guarantees for ptr: 4 allows one 128-bit load, 2 two
 // 64-bit loads; otherwise the elements are read one by one.

@@ -49,6 +49,24 @@ __device__ __forceinline__ bool splitk_arrive_last(unsigned* counter, unsigned c
   return last;
 }
 
+// For each output (m, n) of the ROWS x COLS tile at (m0, n0) inside the matrix, adds the COUNT
+// terms first[s * stride + index] (index = m * N + n) for s = 0, 1, ... in that order, and hands
+// the sum to sink(m, n, index, sum). The terms are read from L2: other SMs wrote them.
+template <int ROWS, int COLS, int THREADS, int COUNT, class Sink>
+__device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float* first, long long stride, int m0,
+                                                int n0, int tid, Sink sink) {
+  for (int e = tid; e < ROWS * COLS; e += THREADS) {
+    const int m = m0 + e / COLS;
+    const int n = n0 + e % COLS;
+    if (m >= p.M || n >= p.N) continue;
+    const long long index = static_cast<long long>(m) * p.N + n;
+    float sum = 0.0f;
+#pragma unroll
+    for (int s = 0; s < COUNT; ++s) sum += __ldcg(&first[s * stride + index]);
+    sink(m, n, index, sum);
+  }
+}
+
 }  // namespace detail
 
 // Called by every thread of the block after it wrote its partial outputs through
@@ -71,32 +89,19 @@ __device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long lon
 
   // The group's slices, in order (for one group: the whole sum).
   float* group_sum = partials + static_cast<long long>(group) * GROUP * slice;
-  for (int e = tid; e < ROWS * COLS; e += THREADS) {
-    const int m = m0 + e / COLS;
-    const int n = n0 + e % COLS;
-    if (m >= p.M || n >= p.N) continue;
-    const long long index = static_cast<long long>(m) * p.N + n;
-    float sum = 0.0f;
-#pragma unroll
-    for (int s = 0; s < GROUP; ++s) sum += __ldcg(&group_sum[s * slice + index]);  // L2: not this SM's L1
-    if (GROUPS == 1) store_c(p, m, n, sum);
-    else __stcg(&group_sum[index], sum);
-  }
+  detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUP>(p, group_sum, slice, m0, n0, tid,
+                                                      [&](int m, int n, long long index, float sum) {
+                                                        if (GROUPS == 1) store_c(p, m, n, sum);
+                                                        else __stcg(&group_sum[index], sum);
+                                                      });
   if (tid == 0) *group_counter = 0u;
   if (GROUPS == 1) return;
 
+  // The groups' sums, in order.
   unsigned* tile_counter = &counters[tiles * GROUPS + tile];
   if (!detail::splitk_arrive_last(tile_counter, GROUPS, tid)) return;
-  for (int e = tid; e < ROWS * COLS; e += THREADS) {
-    const int m = m0 + e / COLS;
-    const int n = n0 + e % COLS;
-    if (m >= p.M || n >= p.N) continue;
-    const long long index = static_cast<long long>(m) * p.N + n;
-    float sum = 0.0f;
-#pragma unroll
-    for (int g = 0; g < GROUPS; ++g) sum += __ldcg(&partials[g * GROUP * slice + index]);
-    store_c(p, m, n, sum);
-  }
+  detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUPS>(
+      p, partials, GROUP * slice, m0, n0, tid, [&](int m, int n, long long, float sum) { store_c(p, m, n, sum); });
   if (tid == 0) *tile_counter = 0u;
 }
 

@@ -93,21 +93,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) vectorized_sgemm(GemmPa
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
 #pragma unroll
-      for (int i = 0; i < TM; i += 4) {
-        const float4 a = *reinterpret_cast<const float4*>(&As[k * BM + thread_row * TM + i]);
-        a_frag[i] = a.x;
-        a_frag[i + 1] = a.y;
-        a_frag[i + 2] = a.z;
-        a_frag[i + 3] = a.w;
-      }
+      for (int i = 0; i < TM; i += 4) load_fragment4(&a_frag[i], &As[k * BM + thread_row * TM + i]);
 #pragma unroll
-      for (int j = 0; j < TN; j += 4) {
-        const float4 b = *reinterpret_cast<const float4*>(&Bs[k * BN + thread_col * TN + j]);
-        b_frag[j] = b.x;
-        b_frag[j + 1] = b.y;
-        b_frag[j + 2] = b.z;
-        b_frag[j + 3] = b.w;
-      }
+      for (int j = 0; j < TN; j += 4) load_fragment4(&b_frag[j], &Bs[k * BN + thread_col * TN + j]);
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll

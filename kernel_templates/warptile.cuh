@@ -234,21 +234,9 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
         float a_frag[TM];
         float b_frag[TN];
 #pragma unroll
-        for (int i = 0; i < TM / 4; ++i) {
-          const float4 a = *reinterpret_cast<const float4*>(&a_frag_src[k * A_LD + i * LANES_M * 4]);
-          a_frag[4 * i] = a.x;
-          a_frag[4 * i + 1] = a.y;
-          a_frag[4 * i + 2] = a.z;
-          a_frag[4 * i + 3] = a.w;
-        }
+        for (int i = 0; i < TM / 4; ++i) load_fragment4(&a_frag[4 * i], &a_frag_src[k * A_LD + i * LANES_M * 4]);
 #pragma unroll
-        for (int j = 0; j < TN / 4; ++j) {
-          const float4 b = *reinterpret_cast<const float4*>(&b_frag_src[k * B_LD + j * LANES_N * 4]);
-          b_frag[4 * j] = b.x;
-          b_frag[4 * j + 1] = b.y;
-          b_frag[4 * j + 2] = b.z;
-          b_frag[4 * j + 3] = b.w;
-        }
+        for (int j = 0; j < TN / 4; ++j) load_fragment4(&b_frag[4 * j], &b_frag_src[k * B_LD + j * LANES_N * 4]);
 #pragma unroll
         for (int i = 0; i < TM; ++i)
 #pragma unroll
