@@ -136,18 +136,22 @@ if wants profile; then
   sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
             --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
             --section InstructionStats)
-  profile() {  # profile REGEX [gemmbench args...]
-    local regex=$1
-    shift
-    local extra=(--print-details all)
-    [ -n "${PROFILE_METRICS:-}" ] && extra+=(--metrics "$PROFILE_METRICS")
+  ncu_once() {  # ncu_once REGEX WITH_METRICS(0/1) [gemmbench args...]; appends to profile.txt
+    local regex=$1 extra=(--print-details all)
+    [ "$2" = 1 ] && extra+=(--metrics "$PROFILE_METRICS")
+    shift 2
     timeout 120 "$ncu" --clock-control none "${sections[@]}" "${extra[@]}" -k "regex:$regex" -c 1 \
       "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
+  }
+  profile() {  # profile REGEX [gemmbench args...]
+    local regex=$1 metrics=0
+    shift
+    [ -n "${PROFILE_METRICS:-}" ] && metrics=1
+    ncu_once "$regex" "$metrics" "$@"
     local code=$?
     echo "ncu exit $code" >> "$OUT/profile.txt"
-    if [ "$code" -ne 0 ] && [ -n "${PROFILE_METRICS:-}" ]; then  # a metric this ncu does not know: without them
-      timeout 120 "$ncu" --clock-control none "${sections[@]}" -k "regex:$regex" -c 1 \
-        "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
+    if [ "$code" -ne 0 ] && [ "$metrics" = 1 ]; then  # a metric this ncu does not know: without them
+      ncu_once "$regex" 0 "$@"
       echo "ncu exit $? (without PROFILE_METRICS)" >> "$OUT/profile.txt"
     fi
   }
