@@ -83,30 +83,49 @@ __device__ __forceinline__ float4 load_float4(const float* ptr, int valid) {
                      valid > 2 ? ptr[2] : 0.0f, valid > 3 ? ptr[3] : 0.0f);
 }
 
-// Applies the epilogue to four consecutive outputs of row m starting at column n; only the
-// first `valid` are written. ALIGN as for load_float4, for the address of C(m, n).
+// Applies the epilogue to WIDTH (2 or 4) consecutive outputs of row m starting at column n;
+// only the first `valid` are written. ALIGN as for load_float4, for the address of C(m, n):
+// whole runs go as one vector access where ALIGN allows it, as 64-bit halves where only 2 does.
+template <int WIDTH, int ALIGN>
+__device__ __forceinline__ void store_c_run(const GemmParams& p, int m, int n, const float (&acc)[WIDTH], int valid) {
+  static_assert(WIDTH == 2 || WIDTH == 4, "store_c_run writes 2 or 4 outputs");
+  float* c = p.C + static_cast<long long>(m) * p.ldc + n;
+  float out[WIDTH];
+#pragma unroll
+  for (int e = 0; e < WIDTH; ++e) out[e] = p.alpha * acc[e];
+  if (p.beta != 0.0f) {
+    float old[WIDTH];
+    if constexpr (WIDTH == 4) {
+      const float4 v = load_float4<ALIGN>(c, valid);
+      old[0] = v.x, old[1] = v.y, old[2] = v.z, old[3] = v.w;
+    } else if (valid >= 2 && ALIGN >= 2) {
+      const float2 v = *reinterpret_cast<const float2*>(c);
+      old[0] = v.x, old[1] = v.y;
+    } else {
+      old[0] = valid > 0 ? c[0] : 0.0f, old[1] = valid > 1 ? c[1] : 0.0f;
+    }
+#pragma unroll
+    for (int e = 0; e < WIDTH; ++e) out[e] += p.beta * old[e];
+  }
+  if (valid >= WIDTH && ALIGN >= WIDTH) {
+    if constexpr (WIDTH == 4) *reinterpret_cast<float4*>(c) = make_float4(out[0], out[1], out[2], out[3]);
+    else *reinterpret_cast<float2*>(c) = make_float2(out[0], out[1]);
+  } else if (valid >= WIDTH && ALIGN == 2) {
+#pragma unroll
+    for (int e = 0; e < WIDTH; e += 2) reinterpret_cast<float2*>(c)[e / 2] = make_float2(out[e], out[e + 1]);
+  } else {
+#pragma unroll
+    for (int e = 0; e < WIDTH; ++e) {
+      if (valid > e) c[e] = out[e];
+    }
+  }
+}
+
+// store_c_run for four outputs held in a float4.
 template <int ALIGN>
 __device__ __forceinline__ void store_c4(const GemmParams& p, int m, int n, float4 acc, int valid) {
-  float* c = p.C + static_cast<long long>(m) * p.ldc + n;
-  float4 out = make_float4(p.alpha * acc.x, p.alpha * acc.y, p.alpha * acc.z, p.alpha * acc.w);
-  if (p.beta != 0.0f) {
-    const float4 old = load_float4<ALIGN>(c, valid);
-    out.x += p.beta * old.x;
-    out.y += p.beta * old.y;
-    out.z += p.beta * old.z;
-    out.w += p.beta * old.w;
-  }
-  if (valid >= 4 && ALIGN == 4) {
-    *reinterpret_cast<float4*>(c) = out;
-  } else if (valid >= 4 && ALIGN == 2) {
-    reinterpret_cast<float2*>(c)[0] = make_float2(out.x, out.y);
-    reinterpret_cast<float2*>(c)[1] = make_float2(out.z, out.w);
-  } else {
-    if (valid > 0) c[0] = out.x;
-    if (valid > 1) c[1] = out.y;
-    if (valid > 2) c[2] = out.z;
-    if (valid > 3) c[3] = out.w;
-  }
+  const float run[4] = {acc.x, acc.y, acc.z, acc.w};
+  store_c_run<4, ALIGN>(p, m, n, run, valid);
 }
 
 }  // namespace gemmtune

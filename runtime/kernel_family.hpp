@@ -61,6 +61,11 @@ class KernelFamily {
   }
   // ALIGN values the template accepts, largest first.
   virtual std::vector<int> alignments() const { return {1}; }
+  // How far a product a * b the kernel computes may be from the exact one, in units of
+  // 2^-24 |a b|, beyond the rounding of FP32 accumulation: 0 for FFMA (the product is exact
+  // before its one rounding), more for a family that splits its operands (tf32x3). Tests and the
+  // check against FP64 widen their bound by as much.
+  virtual int product_error_units() const { return 0; }
 
   // Why this configuration cannot be instantiated, or nullopt when it can. Mirrors the
   // template's static_asserts, so a bad configuration is refused before it is compiled.

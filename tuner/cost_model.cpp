@@ -17,6 +17,8 @@ struct FamilyTraits {
   double measured_fraction;
   bool tiles_in_smem;  // stages A and B tiles in shared memory
   bool vector_access;  // global loads as wide as the call's alignment allows
+  // The family's arithmetic peak over the FP32 FMA peak: above 1 for tensor-core families.
+  double peak_factor = 1.0;
 };
 
 constexpr FamilyTraits kKnownFamilies[] = {
@@ -26,6 +28,10 @@ constexpr FamilyTraits kKnownFamilies[] = {
     {"reg1d", 0.365, true, false},
     {"reg2d", 0.687, true, false},
     {"vectorized", 0.784, true, true},
+    // Three TF32 MMAs a product. mma.sync reaches about half the H100/H200's 495 TF32 TFLOPS
+    // (wgmma gets the rest), so about 82 TFLOPS of FP32 products: 1.23x the FMA peak. The default's
+    // fraction is a guess until it is measured.
+    {"tf32x3", 1.0, true, true, 1.23},
 };
 
 std::optional<int> param(const KernelConfig& config, std::string_view name) {
@@ -47,20 +53,29 @@ FamilyTraits traits_of(const KernelConfig& config) {
 
 struct Tile {
   int bm, bn, bk, tm, tn, stages;
-  int split_k = 1;  // K is cut into this many slices, one block each
+  int split_k = 1;           // K is cut into this many slices, one block each
+  int extra_registers = 0;   // a thread's registers beyond its accumulators and fragments
 };
 
 // One output per thread over a TILE x TILE block is a TILE x TILE x TILE tile with a 1 x 1
-// register tile. The skinny family's block is MT rows by 4 * NT columns, each thread MT x 4.
+// register tile. The skinny family's block is MT rows by 4 * NT columns, each thread MT x 4. A
+// tensor-core warp tile (WM and WN, no TM) gives each lane WM * WN / 32 accumulators, written as a
+// (WM / 4) x (WN / 8) tile, and the split halves of A's fragments (WM / 2 registers) beside them.
 Tile tile_of(const KernelConfig& config) {
   if (auto tile = param(config, "TILE")) return {*tile, *tile, *tile, 1, 1, 1};
   const int split_k = param(config, "SPLITK").value_or(1);
   if (auto rows = param(config, "MT")) {
     return {*rows, 4 * param(config, "NT").value_or(32), param(config, "KC").value_or(128), *rows, 4, 1, split_k};
   }
-  return {param(config, "BM").value_or(1), param(config, "BN").value_or(1), param(config, "BK").value_or(8),
-          param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "STAGES").value_or(1),
-          split_k};
+  Tile tile{param(config, "BM").value_or(1), param(config, "BN").value_or(1), param(config, "BK").value_or(8),
+            param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "STAGES").value_or(1),
+            split_k};
+  if (auto wm = param(config, "WM"); wm && !param(config, "TM")) {
+    tile.tm = *wm / 4;
+    tile.tn = param(config, "WN").value_or(8) / 8;
+    tile.extra_registers = *wm / 2 + 32;  // ptxas's counts for tf32x3's warp tiles were within ~10 of this
+  }
+  return tile;
 }
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
@@ -69,7 +84,7 @@ long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 // addresses and loop state; allocated in units of 8. Above 255 the rest spills (the allocation
 // below is capped at 255, and the spill factor charges the difference).
 int wanted_registers(const Tile& tile) {
-  const int needed = 24 + tile.tm * tile.tn + tile.tm + tile.tn;
+  const int needed = 24 + tile.tm * tile.tn + tile.tm + tile.tn + tile.extra_registers;
   return std::max(32, static_cast<int>(ceil_div(needed, 8) * 8));
 }
 
@@ -164,7 +179,7 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
   const double k_padded = static_cast<double>(ceil_div(ceil_div(problem.K, tile.split_k), tile.bk) * tile.bk);
   const double block_flops = 2.0 * tile.bm * tile.bn * k_padded;
   const double sm_flops_per_ms = device.peak_fp32_tflops * 1e9 / device.sm_count;
-  const double efficiency = std::min(1.0, calibration(config, device) * analysis.efficiency);
+  const double efficiency = std::min(analysis.traits.peak_factor, calibration(config, device) * analysis.efficiency);
   estimate.compute_ms = analysis.blocks_on_busiest_sm * block_flops / (sm_flops_per_ms * efficiency);
 
   // Memory: every block reads its A and B panels through L2; C is written once.

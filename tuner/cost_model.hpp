@@ -14,8 +14,9 @@
 //   a block have.
 // - Families: one factor per family pins its default configuration, on 4096^3, to the fraction
 //   of cuBLAS the seed chapter measured (naive 1.3%, coalesced 8.5%, smem 12.8%, reg1d 36.5%,
-//   reg2d 68.7%, vectorized 78.4%); the terms above rank configurations within a family, the
-//   measurements place the families against each other. Families the model does not know yet are
+//   reg2d 68.7%, vectorized 78.4%; tf32x3, on the tensor cores, has its own peak); the terms
+//   above rank configurations within a family, the measurements place the families against
+//   each other. Families the model does not know yet are
 //   assumed to reach vectorized's fraction at their default and read their tile from BM, BN, BK,
 //   TM, TN (and stages) where present.
 // - Occupancy: blocks an SM holds, limited by threads, shared memory (A and B tiles, times

@@ -43,7 +43,7 @@ struct Shape {
 // Odd sizes below and above one block tile, K = 1, and a skinny M <= 4; beta 0 on two of them.
 constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f}};
 
-// Every family's default configuration at each ALIGN it takes, and warptile split over K, in the
+// Every family's default configuration at each ALIGN it takes, and warptile and tf32x3 split over K, in the
 // four layouts.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families) {
   std::vector<KernelConfig> bases;
@@ -52,7 +52,7 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
     for (int align : family->alignments()) {
       const KernelConfig config = family->default_config(Layout::NN, align);
       bases.push_back(config);
-      if (family->name() == "warptile") {
+      if (family->name() == "warptile" || family->name() == "tf32x3") {
         KernelConfig split = config;
         split.set("SPLITK", 4);
         bases.push_back(split);
@@ -140,7 +140,8 @@ std::string launch_and_check(const LoadedKernel& kernel, const testing::HostProb
   workspace.attach(kernel.config(), params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
-  return testing::check_result(p, kAlpha, beta, c_dev.download(), ldc, offset, kPad);
+  return testing::check_result(p, kAlpha, beta, c_dev.download(), ldc, offset, kPad,
+                               find_family(kernel.config().family).product_error_units());
 }
 
 // Prints one launch's line, and why it failed.

@@ -60,6 +60,7 @@ TEST_CASE("reg1d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family(
 TEST_CASE("reg2d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("reg2d"); }
 TEST_CASE("vectorized compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("vectorized"); }
 TEST_CASE("warptile compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("warptile"); }
+TEST_CASE("tf32x3 compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("tf32x3"); }
 TEST_CASE("skinny compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("skinny"); }
 
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {

@@ -59,7 +59,8 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
   workspace.attach(kernel.config(), params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
-  return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad);
+  return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad,
+                               find_family(kernel.config().family).product_error_units());
 }
 
 // Every family's default configuration, plus the variants whose code paths differ: split-K (one
@@ -68,17 +69,28 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
 std::vector<KernelConfig> configs_under_test() {
   std::vector<KernelConfig> configs;
   for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
-  KernelConfig warptile = find_family("warptile").default_config();
-  for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
-    KernelConfig variant = warptile;
-    variant.set(param, value);
-    configs.push_back(variant);
+  for (const char* pipelined : {"warptile", "tf32x3"}) {
+    const KernelConfig base = find_family(pipelined).default_config();
+    for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
+      KernelConfig variant = base;
+      variant.set(param, value);
+      configs.push_back(variant);
+    }
   }
-  KernelConfig other_warps = warptile;
+  KernelConfig other_warps = find_family("warptile").default_config();
   other_warps.set("BK", 16);
   other_warps.set("WM", 64);
   other_warps.set("WN", 32);
   configs.push_back(other_warps);
+  // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
+  KernelConfig square_warps = find_family("tf32x3").default_config();
+  square_warps.set("WN", 64);
+  configs.push_back(square_warps);
+  KernelConfig many_warps = find_family("tf32x3").default_config();
+  many_warps.set("BK", 16);
+  many_warps.set("WM", 32);
+  many_warps.set("WN", 32);
+  configs.push_back(many_warps);
   KernelConfig skinny_tree = find_family("skinny").default_config();
   skinny_tree.set("SPLITK", 32);
   configs.push_back(skinny_tree);
@@ -127,10 +139,11 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
 TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
-  for (int splitk : {16, 128}) {  // one level of sums; the two-level tree
-    KernelConfig config = find_family("warptile").default_config(Layout::NN, 4);
+  for (auto [family, splitk] : {std::pair<const char*, int>{"warptile", 16}, {"warptile", 128}, {"tf32x3", 16},
+                                {"tf32x3", 128}}) {  // one level of sums; the two-level tree
+    KernelConfig config = find_family(family).default_config(Layout::NN, 4);
     config.set("SPLITK", splitk);
-    INFO("SPLITK " << splitk);
+    INFO(family << " SPLITK " << splitk);
     const CompiledKernel compiled = compile_kernel(config, device->arch());
     const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
     const HostProblem problem = testing::make_host_problem(96, 80, 5000, 7);
@@ -146,7 +159,8 @@ TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
       const std::vector<float> result = c.download();
       if (run == 0) {
         first = result;
-        CHECK(testing::check_result(problem, 0.7f, 0.0f, result, 80, 0, 0.0f) == "");
+        CHECK(testing::check_result(problem, 0.7f, 0.0f, result, 80, 0, 0.0f,
+                                    find_family(family).product_error_units()) == "");
       } else {
         REQUIRE(std::memcmp(result.data(), first.data(), first.size() * sizeof(float)) == 0);
       }

@@ -66,11 +66,13 @@ inline std::vector<float> store_operand(const std::vector<float>& logical, int r
 }
 
 // Checks one result element by element against alpha * AB + beta * C0 with the bound
-// (K + 4) u (|alpha| sum|a||b| + |beta c0|), u = 2^-24: any summation order of a correct FP32
-// kernel stays inside it, a missing or doubled term does not. Padding (columns >= N of each
-// row, up to ldc) must still hold `pad`. Returns "" when all is well, else the first failures.
+// (K + 4 + E) u (|alpha| sum|a||b| + |beta c0|), u = 2^-24: any summation order of a correct FP32
+// kernel stays inside it, a missing or doubled term does not. E is the kernel family's
+// product_error_units() (0 where each product is exact before it is added). Padding (columns >= N
+// of each row, up to ldc) must still hold `pad`. Returns "" when all is well, else the first
+// failures.
 inline std::string check_result(const HostProblem& p, float alpha, float beta, const std::vector<float>& c,
-                                long long ldc, int offset, float pad) {
+                                long long ldc, int offset, float pad, int product_error_units = 0) {
   const double u = std::ldexp(1.0, -24);
   std::string failures;
   int failure_count = 0;
@@ -88,7 +90,8 @@ inline std::string check_result(const HostProblem& p, float alpha, float beta, c
       const std::size_t i = static_cast<std::size_t>(m) * p.N + static_cast<std::size_t>(n);
       const double c0 = beta == 0.0f ? 0.0 : p.c0[i];
       const double expected = alpha * p.ab[i] + beta * c0;
-      const double bound = (p.K + 4) * u * (std::abs(alpha) * p.abs_ab[i] + std::abs(beta * c0)) + 1e-30;
+      const double bound =
+          (p.K + 4 + product_error_units) * u * (std::abs(alpha) * p.abs_ab[i] + std::abs(beta * c0)) + 1e-30;
       if (!std::isfinite(got) || std::abs(got - expected) > bound) {
         fail("C" + where + " = " + std::to_string(got) + ", expected " + std::to_string(expected) +
              " (bound " + std::to_string(bound) + ")");

@@ -362,6 +362,16 @@ TEST_CASE("check() agrees with the template's static_asserts: warptile", "[nvrtc
                   {Layout::NN, Layout::TN});
 }
 
+TEST_CASE("check() agrees with the template's static_asserts: tf32x3", "[nvrtc]") {
+  // Seven parameters: each keeps the values that reach every rule (MMA tile, warp and block
+  // divisibility, BK, accumulators, thread count, stages, shared memory). The shared memory a
+  // tile takes depends on whether it is K-contiguous, which nn and tt have the other way round.
+  check_agreement("tf32x3", {{"BM", {96}}, {"BK", {12}}, {"WM", {24, 128}}, {"WN", {12}}, {"STAGES", {1}}}, {3},
+                  {{"BM", {128, 256}}, {"BN", {128, 256}}, {"BK", {32}}, {"WM", {32, 64}}, {"WN", {32, 64}},
+                   {"STAGES", {4}}, {"SPLITK", {1, 4}}},
+                  {Layout::NN, Layout::TT});
+}
+
 TEST_CASE("check() agrees with the template's static_asserts: skinny", "[nvrtc]") {
   check_agreement("skinny", {{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}}, {3});
 }

@@ -41,11 +41,16 @@ TEST_CASE("cost model: the seed families rank in the seed chapter's order on a l
     CHECK(ms < slower);
     slower = ms;
   }
-  // The best vectorized kernel is predicted within a factor of two of the device's peak.
-  const double best_ms = estimate_cost(predicted_best(enumerate_all(Layout::NN, 4), problem), problem).ms;
+  // The best FFMA kernel is predicted within a factor of two of the device's FP32 peak; the
+  // tensor cores' (tf32x3) may pass that peak, but not by more than their own (below 1.5x).
+  const std::vector<KernelConfig> ffma_space =
+      enumerate_all(Layout::NN, 4, {"naive", "coalesced", "smem", "reg1d", "reg2d", "vectorized", "warptile", "skinny"});
+  const double best_ms = estimate_cost(predicted_best(ffma_space, problem), problem).ms;
   const double peak_ms = problem.flops() / (DeviceModel{}.peak_fp32_tflops * 1e9);
   CHECK(best_ms > peak_ms);
   CHECK(best_ms < 2 * peak_ms);
+  const double tensor_ms = estimate_cost(predicted_best(enumerate_all(Layout::NN, 4, {"tf32x3"}), problem), problem).ms;
+  CHECK(tensor_ms > peak_ms / 1.5);
 }
 
 TEST_CASE("cost model: every legal configuration gets a positive finite estimate", "[cost]") {

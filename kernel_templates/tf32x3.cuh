@@ -1,0 +1,252 @@
+// FP32 GEMM on the tensor cores: 3xTF32 with mma.sync m16n8k8, a multi-stage cp.async pipeline
+// and optional split-K.
+//
+// A TF32 number keeps 10 of FP32's 23 mantissa bits, so each operand x is split in two:
+// big = tf32(x) and small = tf32(x - big), which together hold 21 bits of x (x - big is exact in
+// FP32). a * b is then computed as a_small b_big + a_big b_small + a_big b_big, three TF32 MMAs
+// with FP32 accumulation; the dropped a_small b_small and the rounding of the small parts cost
+// at most 12 FP32 units of rounding (2^-24 |a b|) a product, where an FFMA costs one. Summed over
+// K, that stays within the error of an FP32 dot product (docs/kernels.md; measured against FP64
+// by the [gpu] tests). The tensor cores run TF32 several times faster than the FP32 pipes run
+// FFMA, so three MMAs a product still leave them ahead.
+//
+// Block tile BM x BN x BK; warp tiles WM x WN, each a grid of 16 x 8 MMA tiles. Operand tiles go
+// to shared memory by cp.async in the orientation they are stored in, with no transposition: a
+// K-contiguous tile (a row-major A, a transposed B) keeps rows of BK + 4 floats, an M- or
+// N-contiguous one rows of BM + 8 (BN + 8) floats. Those paddings put the 32 lanes' fragment
+// loads in 32 different banks in both cases (lane l reads row l / 4 and k l % 4 of the fragment).
+// STAGES buffers are filled ahead of use, as in warptile; edge tiles are zero-filled by the
+// copies, so the inner loop never checks bounds.
+//
+// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk_epilogue.cuh).
+#pragma once
+
+#include "common.cuh"
+#include "cp_async.cuh"
+#include "splitk_epilogue.cuh"
+
+namespace gemmtune {
+
+// Copies ROWS x COLS floats, row r at src + r * ld, to dst[r * LD + c], ALIGN floats a copy;
+// rows at or past rows_left and columns at or past cols_left become zeros. CHECKED false: the
+// caller knows the whole tile is inside the matrix. src must be a valid address (the zero-filled
+// copies read nothing but take it as their source).
+template <int ROWS, int COLS, int LD, int THREADS, int ALIGN, bool CHECKED>
+__device__ __forceinline__ void copy_tile_async(float* dst, const float* src, long long ld, int rows_left,
+                                                int cols_left, int tid) {
+  constexpr int CHUNKS_PER_ROW = COLS / ALIGN;
+  constexpr int CHUNKS = ROWS * CHUNKS_PER_ROW;
+  // Where the threads cover whole rows, a thread keeps its column and steps ROW_STEP rows a copy:
+  // its addresses are one pointer plus multiples of one stride, rather than a 64-bit offset per
+  // copy held across the main loop (which made 64 x 64 warp tiles spill).
+  constexpr bool WHOLE_ROWS = THREADS % CHUNKS_PER_ROW == 0;
+  constexpr int ROW_STEP = WHOLE_ROWS ? THREADS / CHUNKS_PER_ROW : 0;
+  const int first_row = tid / CHUNKS_PER_ROW;
+  const int column = tid % CHUNKS_PER_ROW * ALIGN;
+  const float* thread_src = src + first_row * ld + column;
+  const long long row_step_floats = ROW_STEP * ld;
+#pragma unroll
+  for (int i = 0; i < (CHUNKS + THREADS - 1) / THREADS; ++i) {
+    const int chunk = i * THREADS + tid;
+    if (CHUNKS % THREADS != 0 && chunk >= CHUNKS) break;
+    const int r = WHOLE_ROWS ? first_row + i * ROW_STEP : chunk / CHUNKS_PER_ROW;
+    const int c = WHOLE_ROWS ? column : chunk % CHUNKS_PER_ROW * ALIGN;
+    const float* from = WHOLE_ROWS ? thread_src + i * row_step_floats : src + r * ld + c;
+    if (!CHECKED) {
+      cp_async_floats<ALIGN>(&dst[r * LD + c], from, ALIGN);
+    } else {
+      const int valid = r < rows_left ? min(max(cols_left - c, 0), ALIGN) : 0;
+      cp_async_floats<ALIGN>(&dst[r * LD + c], valid > 0 ? from : src, valid);
+    }
+  }
+}
+
+// One operand's BK-deep tile in shared memory: ROWS rows of op(A) (m) or columns of op(B) (n),
+// kept as stored. Element (r, k) is at(r, k), which is linear in r and k, so a lane's fragment
+// offsets are constants from one base.
+template <int ROWS, int BK, bool K_CONTIGUOUS>
+struct Tf32x3Tile {
+  static constexpr int LD = K_CONTIGUOUS ? BK + 4 : ROWS + 8;
+  static constexpr int FLOATS = K_CONTIGUOUS ? ROWS * LD : BK * LD;
+
+  __host__ __device__ static constexpr int at(int r, int k) { return K_CONTIGUOUS ? r * LD + k : k * LD + r; }
+
+  // Fills the tile with rows row0.. and k0.. of the operand at `base` (ld: its leading dimension;
+  // `rows`: how many it has); rows past `rows` and k at or past k_end read as zero.
+  template <int THREADS, int ALIGN, bool CHECKED>
+  __device__ __forceinline__ static void load(float* dst, const float* base, long long ld, int row0, int rows,
+                                              int k0, int k_end, int tid) {
+    if (K_CONTIGUOUS) {
+      copy_tile_async<ROWS, BK, LD, THREADS, ALIGN, CHECKED>(dst, base + row0 * ld + k0, ld, rows - row0,
+                                                             k_end - k0, tid);
+    } else {
+      copy_tile_async<BK, ROWS, LD, THREADS, ALIGN, CHECKED>(dst, base + k0 * ld + row0, ld, k_end - k0,
+                                                             rows - row0, tid);
+    }
+  }
+};
+
+// x rounded to TF32 (10 mantissa bits, to nearest, ties away), in a 32-bit register.
+__device__ __forceinline__ unsigned to_tf32(float x) {
+  unsigned rounded;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(rounded) : "f"(x));
+  return rounded;
+}
+
+// x = big + small + (at most 2^-22 |x|), both TF32.
+__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
+  big = to_tf32(x);
+  small = to_tf32(x - __uint_as_float(big));
+}
+
+// d += a * b on a 16 x 8 x 8 tile; fragments as the PTX ISA lays them out for m16n8k8 .tf32
+// (lane l: group g = l / 4, t = l % 4; a: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4);
+// b: (k t, n g), (k t + 4, n g); d: (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// Blocks per SM to ask the register allocator for: where a thread's accumulators and split
+// fragments fit in 128 registers, two 256-thread blocks (or four of 128) may share an SM;
+// otherwise a thread gets the registers it needs.
+__host__ __device__ constexpr int tf32x3_min_blocks(int threads, int accumulators, int fragment_registers) {
+  return accumulators + fragment_registers + 32 <= 128 && threads <= 512 ? 512 / threads : 1;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
+                                  tf32x3_min_blocks(32 * (BM / WM) * (BN / WN), WM * WN / 32, WM / 2 + WN / 2))
+    tf32x3_sgemm(GemmParams p) {
+  constexpr int WARPS_N = BN / WN;
+  constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
+  constexpr int MMA_M = WM / 16;  // MMA tiles of a warp tile, down and across
+  constexpr int MMA_N = WN / 8;
+  using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
+  using BTile = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
+  constexpr int STAGE_FLOATS = ATile::FLOATS + BTile::FLOATS;
+  static_assert(WM % 16 == 0 && WN % 8 == 0, "tf32x3: WM must be a multiple of 16 and WN of 8 (the MMA tile)");
+  static_assert(BM % WM == 0 && BN % WN == 0, "tf32x3: BM and BN must be multiples of WM and WN");
+  static_assert(BK % 8 == 0, "tf32x3: BK must be a multiple of 8 (the MMA's k)");
+  static_assert(WM * WN / 32 <= 128, "tf32x3: a warp tile of more than 128 accumulators a lane cannot stay in registers");
+  static_assert(THREADS <= 1024, "tf32x3: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
+  static_assert(STAGES >= 2, "tf32x3: STAGES must be at least 2 (one stage computes while the next loads)");
+  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "tf32x3: ALIGN must be 1, 2 or 4");
+  static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "tf32x3: shared memory must fit in 227 KB");
+
+  extern __shared__ __align__(16) float smem[];
+  const int tid = threadIdx.x;
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int group = lane / 4;  // the MMA fragments' row (A) or column (B) within a tile
+  const int quad = lane % 4;   // ... and their k
+  const int warp_m0 = warp / WARPS_N * WM;
+  const int warp_n0 = warp % WARPS_N * WN;
+  const int m0 = blockIdx.y * BM;
+  const int n0 = blockIdx.x * BN;
+
+  // This block's slice of K: whole BK tiles, the last slice may be shorter or empty.
+  const int k_per_slice = ((p.K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
+  const int k_begin = min(p.K, static_cast<int>(blockIdx.z) * k_per_slice);
+  const int k_end = min(p.K, k_begin + k_per_slice);
+  const int k_tiles = (k_end - k_begin + BK - 1) / BK;
+
+  const bool interior = m0 + BM <= p.M && n0 + BN <= p.N;
+  auto load_stage = [&](int tile) {
+    float* as = smem + tile % STAGES * STAGE_FLOATS;
+    float* bs = as + ATile::FLOATS;
+    const int k0 = k_begin + tile * BK;
+    if (interior && k0 + BK <= k_end) {
+      ATile::template load<THREADS, ALIGN, false>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
+      BTile::template load<THREADS, ALIGN, false>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
+    } else {
+      ATile::template load<THREADS, ALIGN, true>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
+      BTile::template load<THREADS, ALIGN, true>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
+    }
+  };
+
+  float acc[MMA_M][MMA_N][4] = {};
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) load_stage(s);
+    cp_async_commit();  // empty groups too, so that the wait below counts the same everywhere
+  }
+  for (int t = 0; t < k_tiles; ++t) {
+    cp_async_wait<STAGES - 2>();  // tile t has landed (for this thread's copies)...
+    __syncthreads();              // ...and everyone's; and everyone is done with tile t - 1's stage
+    if (t + STAGES - 1 < k_tiles) load_stage(t + STAGES - 1);  // into the stage tile t - 1 used
+    cp_async_commit();
+
+    const float* as = smem + t % STAGES * STAGE_FLOATS;
+    const float* a_lane = as + ATile::at(warp_m0 + group, quad);
+    const float* b_lane = as + ATile::FLOATS + BTile::at(warp_n0 + group, quad);
+#pragma unroll
+    for (int k = 0; k < BK; k += 8) {
+      // A's fragments are split once for the whole warp tile; B's one MMA column at a time, so
+      // that only 4 of its registers are live (all of them made 64 x 64 warp tiles spill).
+      unsigned a_big[MMA_M][4], a_small[MMA_M][4];
+#pragma unroll
+      for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          split_tf32(a_lane[ATile::at(16 * i + e % 2 * 8, k + e / 2 * 4)], a_big[i][e], a_small[i][e]);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+        unsigned b_big[2], b_small[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) split_tf32(b_lane[BTile::at(8 * j, k + e * 4)], b_big[e], b_small[e]);
+        // The small terms first, so that they are added while the sum is still small.
+#pragma unroll
+        for (int i = 0; i < MMA_M; ++i) {
+          mma_tf32(acc[i][j], a_small[i], b_big);
+          mma_tf32(acc[i][j], a_big[i], b_small);
+          mma_tf32(acc[i][j], a_big[i], b_big);
+        }
+      }
+    }
+  }
+  cp_async_wait<0>();
+
+  // Accumulator (i, j, e) is output (row_of(i, e), col_of(j, e)).
+  auto row_of = [&](int i, int e) { return m0 + warp_m0 + 16 * i + group + e / 2 * 8; };
+  auto col_of = [&](int j, int e) { return n0 + warp_n0 + 8 * j + 2 * quad + e % 2; };
+  if (SPLITK == 1) {
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = row_of(i, 2 * half);
+          const int n = col_of(j, 0);
+          if (m < p.M && n < p.N) {
+            const float run[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
+            store_c_run<2, ALIGN>(p, m, n, run, p.N - n);
+          }
+        }
+      }
+    }
+  } else {
+    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
+    const long long tile = static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x;
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int m = row_of(i, e);
+          const int n = col_of(j, e);
+          if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j][e];
+        }
+      }
+    }
+    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
+  }
+}
+
+}  // namespace gemmtune
