@@ -83,42 +83,56 @@ __device__ __forceinline__ float4 load_float4(const float* ptr, int valid) {
                      valid > 2 ? ptr[2] : 0.0f, valid > 3 ? ptr[3] : 0.0f);
 }
 
+// WIDTH (2 or 4) consecutive floats at ptr into out; elements at index >= valid read as 0 and
+// are not touched. ALIGN as for load_float4.
+template <int WIDTH, int ALIGN>
+__device__ __forceinline__ void load_run(const float* ptr, int valid, float (&out)[WIDTH]) {
+  static_assert(WIDTH == 2 || WIDTH == 4, "runs are 2 or 4 floats");
+  if constexpr (WIDTH == 4) {
+    const float4 v = load_float4<ALIGN>(ptr, valid);
+    out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
+  } else if (valid >= 2 && ALIGN >= 2) {
+    const float2 v = *reinterpret_cast<const float2*>(ptr);
+    out[0] = v.x, out[1] = v.y;
+  } else {
+    out[0] = valid > 0 ? ptr[0] : 0.0f, out[1] = valid > 1 ? ptr[1] : 0.0f;
+  }
+}
+
+// Writes the first `valid` of WIDTH (2 or 4) floats to ptr: whole runs as one vector access where
+// ALIGN allows it, as 64-bit halves where only 2 does, else one by one.
+template <int WIDTH, int ALIGN>
+__device__ __forceinline__ void store_run(float* ptr, const float (&run)[WIDTH], int valid) {
+  static_assert(WIDTH == 2 || WIDTH == 4, "runs are 2 or 4 floats");
+  if (valid >= WIDTH && ALIGN >= WIDTH) {
+    if constexpr (WIDTH == 4) *reinterpret_cast<float4*>(ptr) = make_float4(run[0], run[1], run[2], run[3]);
+    else *reinterpret_cast<float2*>(ptr) = make_float2(run[0], run[1]);
+  } else if (valid >= WIDTH && ALIGN == 2) {
+#pragma unroll
+    for (int e = 0; e < WIDTH; e += 2) reinterpret_cast<float2*>(ptr)[e / 2] = make_float2(run[e], run[e + 1]);
+  } else {
+#pragma unroll
+    for (int e = 0; e < WIDTH; ++e) {
+      if (valid > e) ptr[e] = run[e];
+    }
+  }
+}
+
 // Applies the epilogue to WIDTH (2 or 4) consecutive outputs of row m starting at column n;
-// only the first `valid` are written. ALIGN as for load_float4, for the address of C(m, n):
-// whole runs go as one vector access where ALIGN allows it, as 64-bit halves where only 2 does.
+// only the first `valid` are written. ALIGN as for load_float4, for the address of C(m, n).
 template <int WIDTH, int ALIGN>
 __device__ __forceinline__ void store_c_run(const GemmParams& p, int m, int n, const float (&acc)[WIDTH], int valid) {
-  static_assert(WIDTH == 2 || WIDTH == 4, "store_c_run writes 2 or 4 outputs");
   float* c = p.C + static_cast<long long>(m) * p.ldc + n;
   float out[WIDTH];
 #pragma unroll
   for (int e = 0; e < WIDTH; ++e) out[e] = p.alpha * acc[e];
   if (p.beta != 0.0f) {
     float old[WIDTH];
-    if constexpr (WIDTH == 4) {
-      const float4 v = load_float4<ALIGN>(c, valid);
-      old[0] = v.x, old[1] = v.y, old[2] = v.z, old[3] = v.w;
-    } else if (valid >= 2 && ALIGN >= 2) {
-      const float2 v = *reinterpret_cast<const float2*>(c);
-      old[0] = v.x, old[1] = v.y;
-    } else {
-      old[0] = valid > 0 ? c[0] : 0.0f, old[1] = valid > 1 ? c[1] : 0.0f;
-    }
+    load_run<WIDTH, ALIGN>(c, valid, old);
 #pragma unroll
     for (int e = 0; e < WIDTH; ++e) out[e] += p.beta * old[e];
   }
-  if (valid >= WIDTH && ALIGN >= WIDTH) {
-    if constexpr (WIDTH == 4) *reinterpret_cast<float4*>(c) = make_float4(out[0], out[1], out[2], out[3]);
-    else *reinterpret_cast<float2*>(c) = make_float2(out[0], out[1]);
-  } else if (valid >= WIDTH && ALIGN == 2) {
-#pragma unroll
-    for (int e = 0; e < WIDTH; e += 2) reinterpret_cast<float2*>(c)[e / 2] = make_float2(out[e], out[e + 1]);
-  } else {
-#pragma unroll
-    for (int e = 0; e < WIDTH; ++e) {
-      if (valid > e) c[e] = out[e];
-    }
-  }
+  store_run<WIDTH, ALIGN>(c, out, valid);
 }
 
 // store_c_run for four outputs held in a float4.

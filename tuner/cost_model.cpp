@@ -17,7 +17,8 @@ struct FamilyTraits {
   double measured_fraction;
   bool tiles_in_smem;  // stages A and B tiles in shared memory
   bool vector_access;  // global loads as wide as the call's alignment allows
-  // The family's arithmetic peak over the FP32 FMA peak: above 1 for tensor-core families.
+  // The family's arithmetic ceiling in the same units as measured_fraction (the model treats
+  // them as fractions of the FP32 FMA peak): 1 for FFMA families, above for tensor-core ones.
   double peak_factor = 1.0;
 };
 
@@ -28,10 +29,10 @@ constexpr FamilyTraits kKnownFamilies[] = {
     {"reg1d", 0.365, true, false},
     {"reg2d", 0.687, true, false},
     {"vectorized", 0.784, true, true},
-    // Three TF32 MMAs a product. mma.sync reaches about half the H100/H200's 495 TF32 TFLOPS
-    // (wgmma gets the rest), so about 82 TFLOPS of FP32 products: 1.23x the FMA peak. The default's
-    // fraction is a guess until it is measured.
-    {"tf32x3", 1.0, true, true, 1.23},
+    // Three TF32 MMAs a product. Its default reached 1.01x cuBLAS at 4096^3 on the H200
+    // (bench/results/2026-12-01-h200-tf32x3-probe.md). mma.sync reaches about half the H200's 495
+    // TF32 TFLOPS (wgmma gets the rest): about 82 TFLOPS of FP32 products, 1.6x cuBLAS's 50.
+    {"tf32x3", 1.01, true, true, 1.6},
 };
 
 std::optional<int> param(const KernelConfig& config, std::string_view name) {
