@@ -2,13 +2,14 @@
 // and optional split-K.
 //
 // A TF32 number keeps 10 of FP32's 23 mantissa bits, so each operand x is split in two:
-// big = tf32(x) and small = tf32(x - big), which together hold 21 bits of x (x - big is exact in
-// FP32). a * b is then computed as a_small b_big + a_big b_small + a_big b_big, three TF32 MMAs
-// with FP32 accumulation; the dropped a_small b_small and the rounding of the small parts cost
-// at most 12 FP32 units of rounding (2^-24 |a b|) a product, where an FFMA costs one. Summed over
-// K, that stays within the error of an FP32 dot product (docs/kernels.md; measured against FP64
-// by the [gpu] tests). The tensor cores run TF32 several times faster than the FP32 pipes run
-// FFMA, so three MMAs a product still leave them ahead.
+// big = tf32(x) and small = x - big, which together hold 21 bits of x. a * b is then computed as
+// a_small b_big + a_big b_small + a_big b_big, three TF32 MMAs; the dropped a_small b_small and
+// the truncation of the small parts cost at most 20 FP32 units of rounding (2^-24 |a b|) a
+// product, where an FFMA costs one, and each k step's sum is added to the running sum in FP32
+// (see the main loop). Measured against FP64 on the H200 (tests/runtime/test_gpu_accuracy.cpp),
+// the result is closer than warptile's FFMA at K from 512 to 65536. The tensor cores run TF32
+// several times faster than the FP32 pipes run FFMA, so three MMAs a product still leave them
+// ahead.
 //
 // Block tile BM x BN x BK; warp tiles WM x WN, each a grid of 16 x 8 MMA tiles. Operand tiles go
 // to shared memory by cp.async in the orientation they are stored in, with no transposition: a
@@ -86,17 +87,16 @@ struct Tf32x3Tile {
   }
 };
 
-// x rounded to TF32 (10 mantissa bits, to nearest, ties away), in a 32-bit register.
-__device__ __forceinline__ unsigned to_tf32(float x) {
-  unsigned rounded;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(rounded) : "f"(x));
-  return rounded;
-}
-
-// x = big + small + (at most 2^-22 |x|), both TF32.
+// x = big + small + e, |e| < 2^-21 |x|, as the tensor cores read big and small: they take the
+// top 19 bits of a .tf32 operand's register and ignore the low 13 (NVIDIA's own cvt.rna.tf32 +
+// mma code relies on it: ptxas passes the unmasked x + 0x1000 to HMMA). So big is x's bits plus
+// half a TF32 unit (rounding to nearest once the low bits are dropped), small is the exact
+// remainder x - big, and the tensor cores truncate small in turn. Three instructions an element,
+// against seven for two cvt.rna.tf32 (which also check for infinities: an infinite x gives a NaN
+// product either way, as x - big is inf - inf).
 __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-  big = to_tf32(x);
-  small = to_tf32(x - __uint_as_float(big));
+  big = __float_as_uint(x) + 0x1000u;
+  small = __float_as_uint(x - __uint_as_float(big & 0xffffe000u));
 }
 
 // d += a * b on a 16 x 8 x 8 tile; fragments as the PTX ISA lays them out for m16n8k8 .tf32
@@ -182,6 +182,8 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
     const float* as = smem + t % STAGES * STAGE_FLOATS;
     const float* a_lane = as + ATile::at(warp_m0 + group, quad);
     const float* b_lane = as + ATile::FLOATS + BTile::at(warp_n0 + group, quad);
+    // One k step at a time: unrolled over the tile, ptxas holds several steps' fragments and
+    // partial sums at once, and every warp tile of 64 x 32 and up spills.
 #pragma unroll 1
     for (int k = 0; k < BK; k += 8) {
       // A's fragments are split once for the whole warp tile; B's one MMA column at a time, so

@@ -72,8 +72,8 @@ class Tf32x3Family final : public KernelFamily {
 
  private:
   // The error bound of a product computed from split operands, in units of 2^-24 |a b|: the
-  // dropped a_small b_small (4), and the rounding of each small part to TF32 (4 each).
-  static constexpr int kProductErrorUnits = 12;
+  // dropped a_small b_small (4), and the tensor cores' truncation of each small part (8 each).
+  static constexpr int kProductErrorUnits = 20;
 
   std::vector<ParamSpec> params_{{"BM", 128, {64, 128, 256}},
                                  {"BN", 128, {64, 128, 256}},
