@@ -109,6 +109,15 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Asks L2 for the line holding `address` (a hint: nothing waits for it).
+__device__ __forceinline__ void prefetch_l2(const float* address) {
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(address));
+}
+
+// Up to this many k tiles, the kernel prefetches C (see below); beyond, the main loop is long
+// enough that the lines would be evicted before the epilogue reads them.
+constexpr int kTf32x3PrefetchCTiles = 4;
+
 // Blocks per SM to ask the register allocator for: where a thread's accumulators and split
 // fragments fit in 128 registers, two 256-thread blocks (or four of 128) may share an SM;
 // otherwise a thread gets the registers it needs.
@@ -167,6 +176,26 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
     }
   };
 
+  // Accumulator (i, j, e) is output (row_of(i, e), col_of(j, e)).
+  auto row_of = [&](int i, int e) { return m0 + warp_m0 + 16 * i + group + e / 2 * 8; };
+  auto col_of = [&](int j, int e) { return n0 + warp_n0 + 8 * j + 2 * quad + e % 2; };
+  // With few k tiles the kernel is short, and the epilogue's reads of C would wait a whole DRAM
+  // latency at its end: L2 is asked for those lines now, so the wait overlaps the main loop.
+  if (SPLITK == 1 && p.beta != 0.0f && k_tiles <= kTf32x3PrefetchCTiles) {
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = row_of(i, 2 * half);
+          const int n = col_of(j, 0);
+          if (m < p.M && n < p.N) prefetch_l2(p.C + static_cast<long long>(m) * p.ldc + n);
+        }
+      }
+    }
+  }
+
   float acc[MMA_M][MMA_N][4] = {};
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
@@ -220,9 +249,6 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
   }
   cp_async_wait<0>();
 
-  // Accumulator (i, j, e) is output (row_of(i, e), col_of(j, e)).
-  auto row_of = [&](int i, int e) { return m0 + warp_m0 + 16 * i + group + e / 2 * 8; };
-  auto col_of = [&](int j, int e) { return n0 + warp_n0 + 8 * j + 2 * quad + e % 2; };
   if (SPLITK == 1) {
     // Every old value of C is read before any output is written: a store to C might alias a
     // later load, so interleaved, each load would wait for the store before it.
