@@ -51,37 +51,19 @@ __device__ __forceinline__ bool splitk_arrive_last(unsigned* counter, unsigned c
 
 // For each output (m, n) of the ROWS x COLS tile at (m0, n0) inside the matrix, adds the COUNT
 // terms first[s * stride + index] (index = m * N + n) for s = 0, 1, ... in that order, and hands
-// the sum to sink(m, n, index, sum). The terms are read from L2: other SMs wrote them. A thread
-// reads the terms of BATCH outputs before it hands any sum on: a sink may store where the next
-// terms are read from (the first level of the tree writes into a slice it sums), so with one
-// output at a time each output's loads would wait for the store before them, one L2 latency an
-// output (measured: most of a 64 x 64 x 65536 split-K kernel's time on the H200).
+// the sum to sink(m, n, index, sum). The terms are read from L2: other SMs wrote them.
 template <int ROWS, int COLS, int THREADS, int COUNT, class Sink>
 __device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float* first, long long stride, int m0,
                                                 int n0, int tid, Sink sink) {
-  constexpr int BATCH = 4;
-  constexpr int PER_THREAD = (ROWS * COLS + THREADS - 1) / THREADS;
-  for (int batch = 0; batch < PER_THREAD; batch += BATCH) {
-    float sums[BATCH];
-    long long indices[BATCH];
+  for (int e = tid; e < ROWS * COLS; e += THREADS) {
+    const int m = m0 + e / COLS;
+    const int n = n0 + e % COLS;
+    if (m >= p.M || n >= p.N) continue;
+    const long long index = static_cast<long long>(m) * p.N + n;
+    float sum = 0.0f;
 #pragma unroll
-    for (int b = 0; b < BATCH; ++b) {
-      const int e = (batch + b) * THREADS + tid;
-      const int m = m0 + e / COLS;
-      const int n = n0 + e % COLS;
-      const bool inside = batch + b < PER_THREAD && e < ROWS * COLS && m < p.M && n < p.N;
-      indices[b] = inside ? static_cast<long long>(m) * p.N + n : -1;
-      sums[b] = 0.0f;
-      if (!inside) continue;
-#pragma unroll
-      for (int s = 0; s < COUNT; ++s) sums[b] += __ldcg(&first[s * stride + indices[b]]);
-    }
-#pragma unroll
-    for (int b = 0; b < BATCH; ++b) {
-      if (indices[b] < 0) continue;
-      const int e = (batch + b) * THREADS + tid;
-      sink(m0 + e / COLS, n0 + e % COLS, indices[b], sums[b]);
-    }
+    for (int s = 0; s < COUNT; ++s) sum += __ldcg(&first[s * stride + index]);
+    sink(m, n, index, sum);
   }
 }
 
