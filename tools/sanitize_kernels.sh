@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every kernel family: runs BUILD_DIR/bin/sanitize_kernels (one launch of
-# each family's default configuration at each ALIGN it takes, and of warptile split over K, on
+# each family's default configuration at each ALIGN it takes, and of warptile and tf32x3 split over K, on
 # small odd problems in the four layouts, each checked against an FP64 reference; see
 # tests/reliability/sanitize_kernels.cpp) once plainly, to compile the kernels into a cubin
 # database and check the results, then under memcheck (with the leak check), racecheck,
