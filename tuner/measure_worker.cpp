@@ -9,6 +9,7 @@
 #include "loaded_kernel.hpp"
 #include "operand_sets.hpp"
 #include "sm_clock.hpp"
+#include "spill_limit.hpp"
 #include "workspace.hpp"
 
 namespace gemmtune::tuner {
@@ -119,7 +120,7 @@ class MeasureSession {
       poisoned_ = true;  // a failed load can leave the context in doubt: start afresh
       return failure(cache::Status::LaunchFailure, error.what());
     }
-    if (kernel->local_bytes() > 0) {
+    if (spills_too_much(kernel->local_bytes())) {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
     }

@@ -17,6 +17,7 @@
 #include "measure_worker.hpp"
 #include "search_setup.hpp"
 #include "search_space.hpp"
+#include "spill_limit.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::tuner {
@@ -131,10 +132,11 @@ class ProblemTuner {
       ready.pop_front();
       const KernelConfig& config = config_of.at(compiled.kernel_name);
       MeasureResult result;
-      if (compiled.resources.spills()) {
+      if (spills_too_much(compiled.resources.spill_store_bytes, compiled.resources.spill_load_bytes)) {
         result.status = cache::Status::Spills;
         result.error_text = "ptxas: " + std::to_string(compiled.resources.spill_store_bytes) + " bytes spill stores, " +
-                            std::to_string(compiled.resources.spill_load_bytes) + " bytes spill loads";
+                            std::to_string(compiled.resources.spill_load_bytes) + " bytes spill loads (more than " +
+                            std::to_string(kMeasuredSpillBytes) + " are not measured)";
       } else {
         result = measurer_.measure(compiled, config, timeout);
         ++report.measured;
