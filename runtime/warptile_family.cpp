@@ -1,8 +1,10 @@
 // Host side of kernel_templates/warptile.cuh: parameters, legality (the template's
-// static_asserts, rule for rule), launch shape and split-K workspace.
+// static_asserts, rule for rule) and shared memory; the grid, the split-K workspace and search
+// rule are WarpTiledFamily's (warp_tiled_family.hpp).
 #include <string>
 
 #include "tuned_families.hpp"
+#include "warp_tiled_family.hpp"
 
 namespace gemmtune {
 namespace {
@@ -10,7 +12,7 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit; smaller GPUs refuse at load
 
-class WarptileFamily final : public KernelFamily {
+class WarptileFamily final : public WarpTiledFamily {
  public:
   std::string_view name() const override { return "warptile"; }
   std::string_view summary() const override {
@@ -21,30 +23,8 @@ class WarptileFamily final : public KernelFamily {
   const std::vector<ParamSpec>& params() const override { return params_; }
   std::vector<int> alignments() const override { return {4, 2, 1}; }
 
-  static int threads(const KernelConfig& c) {
-    return 32 * (c.get("BM") / c.get("WM")) * (c.get("BN") / c.get("WN"));
-  }
-  static long long smem_bytes(const KernelConfig& c) {
+  long long smem_bytes(const KernelConfig& c) const override {
     return 4LL * c.get("STAGES") * c.get("BK") * (c.get("BM") + 4 + c.get("BN") + 4);
-  }
-
-  LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override {
-    return {{ceil_div(N, c.get("BN")), ceil_div(M, c.get("BM")), static_cast<unsigned>(c.get("SPLITK"))},
-            {static_cast<unsigned>(threads(c)), 1, 1},
-            static_cast<std::size_t>(smem_bytes(c))};
-  }
-
-  // Split-K pays only while the output tiles alone leave SMs idle, and only with K to split.
-  bool worth_searching(const KernelConfig& c, int M, int N, int K, int sm_count) const override {
-    const int splitk = c.get("SPLITK");
-    if (splitk == 1) return true;
-    const long long tiles = static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
-    return tiles < sm_count && K >= 2 * splitk * c.get("BK");
-  }
-
-  std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override {
-    const long long tiles = static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
-    return splitk_workspace_floats(tiles, c.get("SPLITK"), M, N);
   }
 
  protected:

@@ -67,33 +67,24 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
 // level of sums, and the two-level tree above 16 slices), two and four pipeline stages, another
 // warp shape.
 std::vector<KernelConfig> configs_under_test() {
+  // `family`'s default with some parameters changed.
+  auto variant = [](const char* family, std::initializer_list<std::pair<const char*, int>> changes) {
+    KernelConfig config = find_family(family).default_config();
+    for (auto [param, value] : changes) config.set(param, value);
+    return config;
+  };
   std::vector<KernelConfig> configs;
   for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
   for (const char* pipelined : {"warptile", "tf32x3"}) {
-    const KernelConfig base = find_family(pipelined).default_config();
-    for (auto [param, value] : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
-      KernelConfig variant = base;
-      variant.set(param, value);
-      configs.push_back(variant);
+    for (auto change : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
+      configs.push_back(variant(pipelined, {change}));
     }
   }
-  KernelConfig other_warps = find_family("warptile").default_config();
-  other_warps.set("BK", 16);
-  other_warps.set("WM", 64);
-  other_warps.set("WN", 32);
-  configs.push_back(other_warps);
+  configs.push_back(variant("warptile", {{"BK", 16}, {"WM", 64}, {"WN", 32}}));
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
-  KernelConfig square_warps = find_family("tf32x3").default_config();
-  square_warps.set("WN", 64);
-  configs.push_back(square_warps);
-  KernelConfig many_warps = find_family("tf32x3").default_config();
-  many_warps.set("BK", 16);
-  many_warps.set("WM", 32);
-  many_warps.set("WN", 32);
-  configs.push_back(many_warps);
-  KernelConfig skinny_tree = find_family("skinny").default_config();
-  skinny_tree.set("SPLITK", 32);
-  configs.push_back(skinny_tree);
+  configs.push_back(variant("tf32x3", {{"WN", 64}}));
+  configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));
+  configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   return configs;
 }
 

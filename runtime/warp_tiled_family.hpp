@@ -1,0 +1,26 @@
+// What the warp-tiled families (warptile, tf32x3) share on the host: a grid of BM x BN output
+// tiles, SPLITK slices of K in grid z, (BM / WM) x (BN / WN) warps a block, the split-K workspace
+// and the rule for when splitting K is worth a measurement.
+#pragma once
+
+#include "kernel_family.hpp"
+
+namespace gemmtune {
+
+class WarpTiledFamily : public KernelFamily {
+ public:
+  static int threads(const KernelConfig& c);
+  LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override;
+  // Split-K pays only while the output tiles alone leave SMs idle, and only with K to split.
+  bool worth_searching(const KernelConfig& c, int M, int N, int K, int sm_count) const override;
+  std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override;
+
+ protected:
+  // Dynamic shared memory a block takes (all its pipeline stages).
+  virtual long long smem_bytes(const KernelConfig& c) const = 0;
+
+ private:
+  static long long output_tiles(const KernelConfig& c, int M, int N);
+};
+
+}  // namespace gemmtune
