@@ -23,7 +23,7 @@ TEST_CASE("spill limit: a few spilled bytes are measured, more are not", "[tuner
 
 TEST_CASE("spill limit: a configuration the tuner now measures spills no more than the limit", "[nvrtc]") {
   // The configuration the limit was chosen for, compiled here: if a change of the template or of
-  // NVRTC makes it spill more, this says so (or, if it stops spilling, that the limit may go).
+  // NVRTC makes it spill past the limit, the tuner would skip it again, and this says so.
   const KernelConfig config = parse_kernel_name("gemmtune_sgemm_tf32x3_nn_bm128_bn128_bk32_wm64_wn64_stages3_splitk1_align4");
   const CompiledKernel compiled = compile_kernel(config, "sm_90");
   INFO(to_string(compiled.resources));
