@@ -118,6 +118,89 @@ __device__ __forceinline__ void prefetch_l2(const float* address) {
 // enough that the lines would be evicted before the epilogue reads them.
 constexpr int kTf32x3PrefetchCTiles = 4;
 
+// Where the accumulators are: a grid of MMA_M x MMA_N tiles of 16 x 8, lane (group, quad) holding
+// elements e = 0..3 of each at (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2), as mma.sync's
+// (and wgmma's, four warps stacked) accumulator fragments lay them out.
+
+// With few k tiles the kernel is short, and the epilogue's reads of C would wait a whole DRAM
+// latency at its end: L2 is asked for those lines at the start, so the wait overlaps the main loop.
+template <int MMA_M, int MMA_N>
+__device__ __forceinline__ void prefetch_mma_tiles_c(const GemmParams& p, int m_first, int n_first) {
+  if (p.beta == 0.0f) return;
+#pragma unroll
+  for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+    for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int m = m_first + 16 * i + 8 * half;
+        const int n = n_first + 8 * j;
+        if (m < p.M && n < p.N) prefetch_l2(p.C + static_cast<long long>(m) * p.ldc + n);
+      }
+    }
+  }
+}
+
+// The epilogue of a BM x BN block tile held as such fragments: C = alpha acc + beta C, or with
+// SPLITK > 1 this slice's partial sums, added by splitk_finish_tile.
+template <int MMA_M, int MMA_N, int BM, int BN, int THREADS, int SPLITK, int ALIGN>
+__device__ __forceinline__ void store_mma_tiles(const GemmParams& p, float (&acc)[MMA_M][MMA_N][4], int m_first,
+                                                int n_first, int m0, int n0, int tid) {
+  if (SPLITK == 1) {
+    // Every old value of C is read before any output is written: a store to C might alias a
+    // later load, so interleaved, each load would wait for the store before it.
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          float* run = &acc[i][j][2 * half];
+          const int m = m_first + 16 * i + 8 * half;
+          const int n = n_first + 8 * j;
+          run[0] *= p.alpha;
+          run[1] *= p.alpha;
+          if (p.beta != 0.0f && m < p.M && n < p.N) {
+            float old[2];
+            load_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, p.N - n, old);
+            run[0] += p.beta * old[0];
+            run[1] += p.beta * old[1];
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = m_first + 16 * i + 8 * half;
+          const int n = n_first + 8 * j;
+          const float run[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
+          if (m < p.M && n < p.N) store_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, run, p.N - n);
+        }
+      }
+    }
+  } else {
+    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
+    const long long tile = static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x;
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int m = m_first + 16 * i + e / 2 * 8;
+          const int n = n_first + 8 * j + e % 2;
+          if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j][e];
+        }
+      }
+    }
+    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
+  }
+}
+
 // Blocks per SM to ask the register allocator for: where a thread's accumulators and split
 // fragments fit in 128 registers, two 256-thread blocks (or four of 128) may share an SM;
 // otherwise a thread gets the registers it needs.
@@ -176,25 +259,10 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
     }
   };
 
-  // Accumulator (i, j, e) is output (row_of(i, e), col_of(j, e)).
-  auto row_of = [&](int i, int e) { return m0 + warp_m0 + 16 * i + group + e / 2 * 8; };
-  auto col_of = [&](int j, int e) { return n0 + warp_n0 + 8 * j + 2 * quad + e % 2; };
-  // With few k tiles the kernel is short, and the epilogue's reads of C would wait a whole DRAM
-  // latency at its end: L2 is asked for those lines now, so the wait overlaps the main loop.
-  if (SPLITK == 1 && p.beta != 0.0f && k_tiles <= kTf32x3PrefetchCTiles) {
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = row_of(i, 2 * half);
-          const int n = col_of(j, 0);
-          if (m < p.M && n < p.N) prefetch_l2(p.C + static_cast<long long>(m) * p.ldc + n);
-        }
-      }
-    }
-  }
+  // Accumulator (i, j, e) is output (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2).
+  const int m_first = m0 + warp_m0 + group;
+  const int n_first = n0 + warp_n0 + 2 * quad;
+  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_mma_tiles_c<MMA_M, MMA_N>(p, m_first, n_first);
 
   float acc[MMA_M][MMA_N][4] = {};
 #pragma unroll
@@ -249,59 +317,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
   }
   cp_async_wait<0>();
 
-  if (SPLITK == 1) {
-    // Every old value of C is read before any output is written: a store to C might alias a
-    // later load, so interleaved, each load would wait for the store before it.
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          float* run = &acc[i][j][2 * half];
-          const int m = row_of(i, 2 * half);
-          const int n = col_of(j, 0);
-          run[0] *= p.alpha;
-          run[1] *= p.alpha;
-          if (p.beta != 0.0f && m < p.M && n < p.N) {
-            float old[2];
-            load_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, p.N - n, old);
-            run[0] += p.beta * old[0];
-            run[1] += p.beta * old[1];
-          }
-        }
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = row_of(i, 2 * half);
-          const int n = col_of(j, 0);
-          const float run[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
-          if (m < p.M && n < p.N) store_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, run, p.N - n);
-        }
-      }
-    }
-  } else {
-    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
-    const long long tile = static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x;
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int m = row_of(i, e);
-          const int n = col_of(j, e);
-          if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j][e];
-        }
-      }
-    }
-    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
-  }
+  store_mma_tiles<MMA_M, MMA_N, BM, BN, THREADS, SPLITK, ALIGN>(p, acc, m_first, n_first, m0, n0, tid);
 }
 
 }  // namespace gemmtune

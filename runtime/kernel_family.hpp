@@ -66,6 +66,10 @@ class KernelFamily {
   // before its one rounding), more for a family that splits its operands (tf32x3). Tests and the
   // check against FP64 widen their bound by as much.
   virtual int product_error_units() const { return 0; }
+  // The arch NVRTC compiles this family for on a GPU of arch `device_arch` ("sm_90"), or nullopt
+  // when the family cannot run there: wgmma needs Hopper and is compiled for "sm_90a", whose
+  // instructions no other GPU has. Every other family compiles for the device's own arch.
+  virtual std::optional<std::string> compile_arch(const std::string& device_arch) const { return device_arch; }
 
   // Why this configuration cannot be instantiated, or nullopt when it can. Mirrors the
   // template's static_asserts, so a bad configuration is refused before it is compiled.

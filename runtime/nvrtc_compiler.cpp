@@ -169,9 +169,11 @@ std::vector<std::string> nvrtc_supported_archs() {
 
 void require_supported_arch(const std::string& arch) {
   const std::vector<std::string> supported = nvrtc_supported_archs();
+  // NVRTC lists the base archs only; "sm_90a" (its arch-specific features) comes with "sm_90".
+  const std::string base = !arch.empty() && arch.back() == 'a' ? arch.substr(0, arch.size() - 1) : arch;
   std::string list;
   for (const std::string& name : supported) {
-    if (name == arch) return;
+    if (name == base) return;
     list += (list.empty() ? "" : ", ") + name;
   }
   throw std::invalid_argument("NVRTC " + nvrtc_version() + " cannot compile for arch '" + arch +
@@ -183,7 +185,12 @@ CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arc
   if (auto reason = family.check(config)) {
     throw std::invalid_argument("refused " + kernel_name(config) + ": " + *reason);
   }
-  require_supported_arch(arch);
+  const std::optional<std::string> target = family.compile_arch(arch);
+  if (!target) {
+    throw std::invalid_argument("refused " + kernel_name(config) + ": family " + std::string(family.name()) +
+                                " does not run on " + arch + " GPUs");
+  }
+  require_supported_arch(*target);
 
   CompiledKernel compiled;
   compiled.kernel_name = kernel_name(config);
@@ -193,7 +200,7 @@ CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arc
   NvrtcProgram program(source, compiled.kernel_name + ".cu", compiled.instantiation, own_file(family));
   program.add_name_expression();
   std::vector<std::string> options = kOptions;
-  options.push_back("--gpu-architecture=" + arch);
+  options.push_back("--gpu-architecture=" + *target);
   compiled.log = program.compile(options);
   compiled.lowered_name = program.lowered_name();
   compiled.cubin = program.cubin();

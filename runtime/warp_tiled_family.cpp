@@ -2,7 +2,7 @@
 
 namespace gemmtune {
 
-int WarpTiledFamily::threads(const KernelConfig& c) {
+int WarpTiledFamily::threads(const KernelConfig& c) const {
   return 32 * (c.get("BM") / c.get("WM")) * (c.get("BN") / c.get("WN"));
 }
 

@@ -1,4 +1,4 @@
-// What the warp-tiled families (warptile, tf32x3) share on the host: a grid of BM x BN output
+// What the warp-tiled families (warptile, tf32x3, wgmma) share on the host: a grid of BM x BN output
 // tiles, SPLITK slices of K in grid z, (BM / WM) x (BN / WN) warps a block, the split-K workspace
 // and the rule for when splitting K is worth a measurement.
 #pragma once
@@ -9,7 +9,8 @@ namespace gemmtune {
 
 class WarpTiledFamily : public KernelFamily {
  public:
-  static int threads(const KernelConfig& c);
+  // 32 * (BM / WM) * (BN / WN); a family whose block is not made of WM x WN warp tiles says its own.
+  virtual int threads(const KernelConfig& c) const;
   LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override;
   // Split-K pays only while the output tiles alone leave SMs idle, and only with K to split.
   bool worth_searching(const KernelConfig& c, int M, int N, int K, int sm_count) const override;

@@ -142,9 +142,10 @@ class Bench {
   }
 
  private:
+  // The named families; by default every family that runs on this GPU (wgmma only on Hopper).
   bool selected(const KernelFamily& family) const {
-    return options_.families.empty() ||
-           std::find(options_.families.begin(), options_.families.end(), family.name()) != options_.families.end();
+    if (options_.families.empty()) return family.compile_arch(device_.arch()).has_value();
+    return std::find(options_.families.begin(), options_.families.end(), family.name()) != options_.families.end();
   }
 
   static std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -313,7 +314,7 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
       ->capture_default_str();
-  app.add_option("--families", options.families, "Only these kernel families (default: all)")->delimiter(',');
+  app.add_option("--families", options.families, "Only these kernel families (default: all that run on the GPU)")->delimiter(',');
   app.add_option("--kernel", options.kernels,
                  "Also time this configuration, by kernel name (as tunedb lists them), on every problem of its "
                  "layout; at most the alignment the inputs allow; repeatable");

@@ -178,7 +178,7 @@ int tune_main(int argc, char** argv) {
   app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
       ->check(positive_number(true));
   app.add_option("--families", options.families,
-                 "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines)")
+                 "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
       ->delimiter(',');
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");

@@ -33,6 +33,9 @@ constexpr FamilyTraits kKnownFamilies[] = {
     // (bench/results/2026-12-01-h200-tf32x3-probe.md). mma.sync reaches about half the H200's 495
     // TF32 TFLOPS (wgmma gets the rest): about 82 TFLOPS of FP32 products, 1.6x cuBLAS's 50.
     {"tf32x3", 1.08, true, true, 1.6},
+    // The same three products on wgmma, which reaches the tensor cores' full TF32 rate: a ceiling
+    // of ~165 TFLOPS, 2.4x cuBLAS's FP32 peak. measured_fraction is a first guess (not yet measured).
+    {"wgmma", 1.5, true, true, 2.4},
 };
 
 std::optional<int> param(const KernelConfig& config, std::string_view name) {
@@ -71,7 +74,13 @@ Tile tile_of(const KernelConfig& config) {
   Tile tile{param(config, "BM").value_or(1), param(config, "BN").value_or(1), param(config, "BK").value_or(8),
             param(config, "TM").value_or(1), param(config, "TN").value_or(1), param(config, "STAGES").value_or(1),
             split_k};
-  if (auto wm = param(config, "WM"); wm && !param(config, "TM")) {
+  if (config.family == "wgmma") {
+    // A warpgroup's 64 x BN tile: BN / 2 accumulators a thread (written 8 x BN / 16), as many
+    // for the tile's own sum, and BK / 8 k steps of split A fragments (8 registers each).
+    tile.tm = 8;
+    tile.tn = tile.bn / 16;
+    tile.extra_registers = tile.bn / 2 + tile.bk + 32;
+  } else if (auto wm = param(config, "WM"); wm && !param(config, "TM")) {
     tile.tm = *wm / 4;
     tile.tn = param(config, "WN").value_or(8) / 8;
     tile.extra_registers = *wm / 2 + 32;  // ptxas's counts for tf32x3's warp tiles were within ~10 of this

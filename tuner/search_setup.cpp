@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "kernel_family.hpp"
 #include "search_space.hpp"
@@ -9,14 +10,21 @@
 namespace gemmtune::tuner {
 namespace {
 
-std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names) {
+std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names, const std::string& arch) {
+  auto runs_here = [&](const KernelFamily& family) { return arch.empty() || family.compile_arch(arch).has_value(); };
   std::vector<const KernelFamily*> families;
   if (names.empty()) {
     for (const KernelFamily* family : all_families()) {
-      if (family->tuned_by_default()) families.push_back(family);
+      if (family->tuned_by_default() && runs_here(*family)) families.push_back(family);
     }
   } else {
-    for (const std::string& name : names) families.push_back(&find_family(name));
+    for (const std::string& name : names) {
+      const KernelFamily& family = find_family(name);
+      if (!runs_here(family)) {
+        throw std::invalid_argument("kernel family '" + name + "' does not run on " + arch + " GPUs");
+      }
+      families.push_back(&family);
+    }
   }
   return families;
 }
@@ -33,9 +41,10 @@ int natural_alignment(const Problem& problem) {
 }
 
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
-                                          const std::vector<std::string>& family_names, int sm_count) {
+                                          const std::vector<std::string>& family_names, int sm_count,
+                                          const std::string& arch) {
   std::vector<KernelConfig> space;
-  for (const KernelFamily* family : selected_families(family_names)) {
+  for (const KernelFamily* family : selected_families(family_names, arch)) {
     for (int align : family->alignments()) {
       if (align > alignment) continue;
       for (KernelConfig& config : enumerate_space(*family, problem.layout, align)) {

@@ -23,9 +23,12 @@ int natural_alignment(const Problem& problem);
 // Each family's configurations at the widest alignment it has within `alignment` (a narrower
 // variant of the same tiles is never faster on aligned data), less those the family says cannot
 // compete on this problem. `family_names` empty: every family tuned by default. sm_count 0: keep
-// them all (a dry run compiles everything).
+// them all (a dry run compiles everything). Families that cannot run on `arch` ("sm_90"; empty:
+// any) are left out when chosen by default; one named in `family_names` is an error
+// (std::invalid_argument), as the user asked for something this GPU cannot do.
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
-                                          const std::vector<std::string>& family_names, int sm_count);
+                                          const std::vector<std::string>& family_names, int sm_count,
+                                          const std::string& arch = "");
 
 // Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
 // moved to this problem's alignment where their family allows it.

@@ -66,7 +66,7 @@ class ProblemTuner {
     const int alignment = measurer_.problem_alignment();
 
     SearchSetup setup;
-    setup.space = candidate_space(problem, alignment, options_.families, device_.sm_count);
+    setup.space = candidate_space(problem, alignment, options_.families, device_.sm_count, device_.arch());
     setup.problem = problem;
     setup.budget = options_.budget;
     // Seeds: the nearest tuned problems' winners, then every family's default configuration, so
@@ -261,7 +261,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   for (const ProblemSpec& problem : problems) {
     ProblemReport report;
     report.problem = problem;
-    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, 0)) {
+    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, 0, options.arch)) {
       ++report.space;
       if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
     }

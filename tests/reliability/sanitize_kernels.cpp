@@ -43,16 +43,20 @@ struct Shape {
 // Odd sizes below and above one block tile, K = 1, and a skinny M <= 4; beta 0 on two of them.
 constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f}};
 
-// Every family's default configuration at each ALIGN it takes, and warptile and tf32x3 split over K, in the
+// Every family that runs on `arch`: its default configuration at each ALIGN it takes, and warptile, tf32x3 and wgmma split over K, in the
 // four layouts.
-std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families) {
+std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
   for (const KernelFamily* family : all_families()) {
     if (!families.empty() && std::find(families.begin(), families.end(), family->name()) == families.end()) continue;
+    if (!family->compile_arch(arch)) {
+      std::cout << family->name() << " skipped: it does not run on " << arch << std::endl;
+      continue;
+    }
     for (int align : family->alignments()) {
       const KernelConfig config = family->default_config(Layout::NN, align);
       bases.push_back(config);
-      if (family->name() == "warptile" || family->name() == "tf32x3") {
+      if (family->name() == "warptile" || family->name() == "tf32x3" || family->name() == "wgmma") {
         KernelConfig split = config;
         split.set("SPLITK", 4);
         bases.push_back(split);
@@ -209,7 +213,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::cout << "device " << device->index << ": " << device->name << " (" << device->arch() << ")" << std::endl;
-    const std::vector<KernelConfig> configs = configs_under_test(families);
+    const std::vector<KernelConfig> configs = configs_under_test(families, device->arch());
     int status = 0;
     {
       std::optional<cache::Database> cubins;

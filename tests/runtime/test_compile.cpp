@@ -31,9 +31,9 @@ std::vector<KernelConfig> representative_configs(const KernelFamily& family) {
   return configs;
 }
 
-void compile_family(std::string_view family_name) {
+void compile_family(std::string_view family_name, std::vector<std::string> archs = {"sm_80", "sm_89", "sm_90"}) {
   const KernelFamily& family = find_family(family_name);
-  for (const std::string arch : {"sm_80", "sm_89", "sm_90"}) {
+  for (const std::string& arch : archs) {
     for (const KernelConfig& config : representative_configs(family)) {
       INFO(kernel_name(config) << " for " << arch << " with NVRTC " << nvrtc_version());
       const CompiledKernel compiled = compile_kernel(config, arch);
@@ -62,6 +62,16 @@ TEST_CASE("vectorized compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_fa
 TEST_CASE("warptile compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("warptile"); }
 TEST_CASE("tf32x3 compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("tf32x3"); }
 TEST_CASE("skinny compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("skinny"); }
+
+TEST_CASE("wgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", "[nvrtc]") {
+  using Catch::Contains;
+  compile_family("wgmma", {"sm_90"});
+  const KernelFamily& wgmma = find_family("wgmma");
+  CHECK(wgmma.compile_arch("sm_90") == std::optional<std::string>("sm_90a"));
+  CHECK_FALSE(wgmma.compile_arch("sm_80").has_value());
+  CHECK_FALSE(wgmma.compile_arch("sm_100").has_value());  // Blackwell has no wgmma
+  CHECK_THROWS_WITH(compile_kernel(wgmma.default_config(), "sm_89"), Contains("does not run on sm_89"));
+}
 
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {
   using Catch::Contains;

@@ -1,10 +1,12 @@
-// How close to FP64 each arithmetic gets as K grows: cuBLAS pedantic FP32, warptile (FFMA) and
-// tf32x3 (3xTF32 on the tensor cores), on the same random inputs. tf32x3 promises FP32-class
-// accuracy, not TF32's (one TF32 rounding of each operand gives a normwise error near 3e-4).
+// How close to FP64 each arithmetic gets as K grows: cuBLAS pedantic FP32, warptile (FFMA),
+// tf32x3 and wgmma (3xTF32 on the tensor cores, wgmma on Hopper only), on the same random inputs.
+// The 3xTF32 families promise FP32-class accuracy, not TF32's (one TF32 rounding of each operand
+// gives a normwise error near 3e-4).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "cublas_gemm.hpp"
@@ -29,15 +31,22 @@ double normwise_error(const testing::HostProblem& p, const std::vector<float>& c
   return std::sqrt(diff / norm);
 }
 
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2e", x);
+  return text;
+}
+
 }  // namespace
 
 TEST_CASE("tf32x3 stays as close to FP64 as FP32 arithmetic does", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
   CublasHandle cublas;
-  const char* families[2] = {"warptile", "tf32x3"};
+  std::vector<const char*> families = {"warptile", "tf32x3"};
+  if (find_family("wgmma").compile_arch(device->arch())) families.push_back("wgmma");
   std::vector<LoadedKernel> kernels;  // compiled once, run on every K
-  kernels.reserve(2);
+  kernels.reserve(families.size());
   for (const char* family : families) {
     const KernelConfig config = find_family(family).default_config(Layout::NN, 4);
     const CompiledKernel compiled = compile_kernel(config, device->arch());
@@ -54,8 +63,8 @@ TEST_CASE("tf32x3 stays as close to FP64 as FP32 arithmetic does", "[gpu]") {
     cublas_sgemm(cublas.get(), Layout::NN, params, nullptr);
     GT_CUDA(cudaDeviceSynchronize(), "cuBLAS");
     const double cublas_error = normwise_error(problem, c.download());
-    double errors[2] = {};
-    for (int f = 0; f < 2; ++f) {
+    std::vector<double> errors(families.size());
+    for (std::size_t f = 0; f < families.size(); ++f) {
       const LoadedKernel& kernel = kernels[f];
       Workspace workspace;
       workspace.attach(kernel.config(), params, nullptr);
@@ -64,12 +73,16 @@ TEST_CASE("tf32x3 stays as close to FP64 as FP32 arithmetic does", "[gpu]") {
       errors[f] = normwise_error(problem, c.download());
     }
     // One unwrapped line each (tools/gpu_run.sh collects them; Catch would wrap a WARN).
-    std::printf("K %d: normwise error against FP64: cuBLAS %.2e, warptile %.2e, tf32x3 %.2e\n", K, cublas_error,
-                errors[0], errors[1]);
+    std::string line = "K " + std::to_string(K) + ": normwise error against FP64: cuBLAS " + scientific(cublas_error);
+    for (std::size_t f = 0; f < families.size(); ++f) line += std::string(", ") + families[f] + " " + scientific(errors[f]);
+    std::printf("%s\n", line.c_str());
     std::fflush(stdout);
     // FP32-class: within a small factor of FFMA's own error, far below TF32's 3e-4.
-    CHECK(errors[1] < 1e-5);
-    CHECK(errors[1] <= 4.0 * std::max(errors[0], cublas_error));
+    for (std::size_t f = 1; f < families.size(); ++f) {
+      INFO(families[f] << " at K " << K);
+      CHECK(errors[f] < 1e-5);
+      CHECK(errors[f] <= 4.0 * std::max(errors[0], cublas_error));
+    }
   }
 }
 

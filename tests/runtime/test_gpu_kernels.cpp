@@ -75,7 +75,7 @@ std::vector<KernelConfig> configs_under_test() {
   };
   std::vector<KernelConfig> configs;
   for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
-  for (const char* pipelined : {"warptile", "tf32x3"}) {
+  for (const char* pipelined : {"warptile", "tf32x3", "wgmma"}) {
     for (auto change : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
       configs.push_back(variant(pipelined, {change}));
     }
@@ -84,6 +84,10 @@ std::vector<KernelConfig> configs_under_test() {
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
   configs.push_back(variant("tf32x3", {{"WN", 64}}));
   configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));
+  // One warpgroup with wgmma's N of 64 and 2 k steps a tile; three warpgroups (a block of 384
+  // threads, which splits B in uneven shares).
+  configs.push_back(variant("wgmma", {{"BM", 64}, {"BN", 64}, {"BK", 16}}));
+  configs.push_back(variant("wgmma", {{"BM", 192}, {"BN", 64}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   return configs;
 }
@@ -108,6 +112,10 @@ TEST_CASE("every family matches an FP64 reference on odd sizes, all layouts and 
     const HostProblem problem = testing::make_host_problem(shape.M, shape.N, shape.K, seed++);
     for (const KernelConfig& base : configs_under_test()) {
       const KernelFamily* family = &find_family(base.family);
+      if (!family->compile_arch(device->arch())) {
+        WARN(family->name() << " skipped: it does not run on " << device->arch());
+        continue;
+      }
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         for (int align : family->alignments()) {
           KernelConfig config = base;
@@ -131,7 +139,8 @@ TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
   for (auto [family, splitk] : {std::pair<const char*, int>{"warptile", 16}, {"warptile", 128}, {"tf32x3", 16},
-                                {"tf32x3", 128}}) {  // one level of sums; the two-level tree
+                                {"tf32x3", 128}, {"wgmma", 16}, {"wgmma", 128}}) {  // one level of sums; the two-level tree
+    if (!find_family(family).compile_arch(device->arch())) continue;
     KernelConfig config = find_family(family).default_config(Layout::NN, 4);
     config.set("SPLITK", splitk);
     INFO(family << " SPLITK " << splitk);
