@@ -34,8 +34,9 @@ constexpr FamilyTraits kKnownFamilies[] = {
     // TF32 TFLOPS (wgmma gets the rest): about 82 TFLOPS of FP32 products, 1.6x cuBLAS's 50.
     {"tf32x3", 1.08, true, true, 1.6},
     // The same three products on wgmma, which reaches the tensor cores' full TF32 rate: a ceiling
-    // of ~165 TFLOPS, 2.4x cuBLAS's FP32 peak. measured_fraction is a first guess (not yet measured).
-    {"wgmma", 1.5, true, true, 2.4},
+    // of ~165 TFLOPS, 2.4x the FP32 FMA peak. Its default reached 1.46x cuBLAS at 4096^3
+    // (bench/results/2026-12-01-h200-wgmma-probe.md).
+    {"wgmma", 1.46, true, true, 2.4},
 };
 
 std::optional<int> param(const KernelConfig& config, std::string_view name) {
@@ -129,7 +130,11 @@ Analysis analyse(const KernelConfig& config, const Problem& problem, const Devic
 
   // Occupancy. __launch_bounds__ makes ptxas fit one block in the register file, spilling what
   // does not fit; spills cost in proportion.
-  const long long smem_bytes = analysis.traits.tiles_in_smem ? 4LL * (tile.bm + tile.bn) * tile.bk * tile.stages : 0;
+  // The family's own figure where it has one (padding, wgmma's split buffers), else the tiles'.
+  const long long smem_bytes =
+      !analysis.traits.tiles_in_smem ? 0
+      : launch.dynamic_smem_bytes > 0 ? static_cast<long long>(launch.dynamic_smem_bytes)
+                                      : 4LL * (tile.bm + tile.bn) * tile.bk * tile.stages;
   const int registers = std::min({wanted_registers(tile), 255, device.regs_per_sm / threads / 8 * 8});
   const double spill_factor = static_cast<double>(registers) / wanted_registers(tile);
   long long resident = std::min(device.max_blocks_per_sm, device.max_threads_per_sm / threads);
