@@ -180,16 +180,8 @@ __device__ __forceinline__ void split_b_tile(const float* staged, float* big, fl
   }
 }
 
-// Blocks per SM to ask the register allocator for: a block is alone on its SM unless its
-// threads' accumulators (BN / 2), tile sums (BN / 2) and A fragments (BK) leave room for the
-// ~40 registers of addresses and loop state in 128, so that two blocks of up to 256 threads fit
-// (one block's epilogue then overlaps the other's main loop, which matters when K is short).
-__host__ __device__ constexpr int wgmma_min_blocks(int threads, int bn, int bk) {
-  return bn + bk + 40 <= 128 && threads <= 256 ? 512 / threads : 1;
-}
-
 template <int BM, int BN, int BK, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(2 * BM, wgmma_min_blocks(2 * BM, BN, BK)) wgmma_sgemm(GemmParams p) {
+__global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
   constexpr int THREADS = 2 * BM;  // a warpgroup (128 threads) per 64 rows
   constexpr int K_STEPS = BK / 8;
   using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
