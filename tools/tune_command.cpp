@@ -228,7 +228,8 @@ int tune_main(int argc, char** argv) {
     const std::string message = error.what();
     std::cerr << "\ntune: " << message << '\n';
     const bool bad_input = message.find("no visible GPU matches") != std::string::npos ||
-                           message.find("no usable CUDA device") != std::string::npos;
+                           message.find("no usable CUDA device") != std::string::npos ||
+                           message.find("does not run on") != std::string::npos;  // a named family
     return bad_input ? 2 : 3;
   }
 }

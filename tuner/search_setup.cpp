@@ -18,18 +18,22 @@ std::vector<const KernelFamily*> selected_families(const std::vector<std::string
       if (family->tuned_by_default() && runs_here(*family)) families.push_back(family);
     }
   } else {
-    for (const std::string& name : names) {
-      const KernelFamily& family = find_family(name);
-      if (!runs_here(family)) {
-        throw std::invalid_argument("kernel family '" + name + "' does not run on " + arch + " GPUs");
-      }
-      families.push_back(&family);
-    }
+    require_families_run_on(names, arch);
+    for (const std::string& name : names) families.push_back(&find_family(name));
   }
   return families;
 }
 
 }  // namespace
+
+void require_families_run_on(const std::vector<std::string>& family_names, const std::string& arch) {
+  if (arch.empty()) return;
+  for (const std::string& name : family_names) {
+    if (!find_family(name).compile_arch(arch)) {
+      throw std::invalid_argument("kernel family '" + name + "' does not run on " + arch + " GPUs");
+    }
+  }
+}
 
 int natural_alignment(const Problem& problem) {
   const long long lda = a_is_transposed(problem.layout) ? problem.M : problem.K;

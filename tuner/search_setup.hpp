@@ -26,6 +26,10 @@ int natural_alignment(const Problem& problem);
 // them all (a dry run compiles everything). Families that cannot run on `arch` ("sm_90"; empty:
 // any) are left out when chosen by default; one named in `family_names` is an error
 // (std::invalid_argument), as the user asked for something this GPU cannot do.
+// Throws std::invalid_argument ("kernel family 'wgmma' does not run on sm_80 GPUs") for a named
+// family that cannot run on `arch`.
+void require_families_run_on(const std::vector<std::string>& family_names, const std::string& arch);
+
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
                                           const std::vector<std::string>& family_names, int sm_count,
                                           const std::string& arch = "");

@@ -220,6 +220,8 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   const DeviceInfo& device = match_gpu(measurer.devices(), options.gpu);
   measurer.select_device(device.index);
   run.gpu_name = device.name;
+  // A named family this GPU cannot run is the user's mistake: said before anything is stored.
+  require_families_run_on(options.families, device.arch());
   CompilePool pool(options.jobs, device.arch());
   cache::Database db = open_database(options.db_path);
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
@@ -253,6 +255,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   const auto started = SteadyClock::now();
   RunReport run;
   run.gpu_name = "(dry run for " + options.arch + ")";
+  require_families_run_on(options.families, options.arch);
   CompilePool pool(options.jobs, options.arch);
   cache::Database db = open_database(options.db_path);
   // Every distinct candidate over all problems, once.

@@ -145,6 +145,8 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
       {with({"--strategy", "fastest"}), "--strategy"},
       {with({"--timeout-floor", "0"}), "--timeout-floor: '0' is not a positive number"},
       {with({"--families", "naive,nope"}), "unknown kernel family 'nope'"},
+      {{"--dry-run", "--arch", "sm_80", "--shapes", shapes, "--db", db, "--families", "wgmma"},
+       "kernel family 'wgmma' does not run on sm_80 GPUs"},
       {{"--dry-run", "--shapes", shapes, "--db", db}, "--dry-run: needs --arch"},
       {{"--shapes", shapes, "--db", db}, "--gpu: is required (unless --dry-run)"},
       {{"--dry-run", "--arch", "sm_90", "--db", db}, "--shapes is required"},

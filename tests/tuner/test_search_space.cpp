@@ -3,6 +3,7 @@
 #include <set>
 
 #include "kernel_family.hpp"
+#include "search_setup.hpp"
 #include "search_space.hpp"
 
 using namespace gemmtune;
@@ -158,4 +159,20 @@ TEST_CASE("search space: neighbours of a value off the list step to the listed v
     if (neighbour.get("BK") != 12) bk_values.push_back(neighbour.get("BK"));
   }
   CHECK(bk_values == std::vector<int>{8, 16});
+}
+
+TEST_CASE("candidate space: wgmma only on Hopper; naming it for another GPU is an error", "[tuner]") {
+  const Problem problem{Layout::NN, 4096, 4096, 4096};
+  auto families_in = [](const std::vector<KernelConfig>& space) {
+    std::set<std::string> names;
+    for (const KernelConfig& config : space) names.insert(config.family);
+    return names;
+  };
+  CHECK(families_in(candidate_space(problem, 4, {}, 132, "sm_90")).count("wgmma") == 1);
+  const std::set<std::string> on_ampere = families_in(candidate_space(problem, 4, {}, 108, "sm_80"));
+  CHECK(on_ampere.count("wgmma") == 0);
+  CHECK(on_ampere.count("tf32x3") == 1);
+  CHECK(families_in(candidate_space(problem, 4, {}, 0)).count("wgmma") == 1);  // no arch: everything
+  CHECK_THROWS_WITH(candidate_space(problem, 4, {"tf32x3", "wgmma"}, 108, "sm_80"),
+                    "kernel family 'wgmma' does not run on sm_80 GPUs");
 }
