@@ -22,6 +22,7 @@
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
 #include "problem.hpp"
+#include "search_setup.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -255,6 +256,14 @@ int run(const Options& options) {
   std::string why_none;
   const std::optional<DeviceInfo> device = first_device(&why_none);
   if (!device) throw BadInput("no usable CUDA device: " + why_none);
+  // A family (named, or behind a --kernel) this GPU cannot run, such as wgmma off Hopper.
+  std::vector<std::string> families = options.families;
+  for (const KernelConfig& config : named_configs) families.push_back(config.family);
+  try {
+    tuner::require_families_run_on(families, device->arch());
+  } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
+  }
   std::optional<cache::Database> db = open_database(options.db_path);
   std::ofstream csv_file;
   if (!options.csv_path.empty()) {
