@@ -13,7 +13,7 @@
 //   tf32x3.
 // - Each warpgroup computes 64 rows by BN columns; a block has BM / 64 warpgroups.
 // - Accuracy: the tensor cores truncate as they accumulate (see tf32x3.cuh), so each BK tile's
-//   3 * BK / 8 products go to a second set of accumulators started from zero, which the FP32
+//   3 * BK / 8 wgmmas sum into a second set of accumulators started from zero, which the FP32
 //   pipe adds to the running sum once the tile is done. That costs BN / 2 registers a thread.
 //
 // The main loop overlaps the tensor cores with the split pass: while tile t's wgmmas run, the
@@ -28,11 +28,12 @@
 
 namespace gemmtune {
 
-// The wgmma instructions used here, m64nNk8 with A from registers: d = a * b, and d += a * b. (Two
-// functions, so that the compiler knows the first of a tile's products reads no old d: the tile's
-// sum is dead from when it is added to the running sum until the next tile.) d is the warpgroup's 64 x N accumulator tile as N / 8 mma.sync-style
-// 16 x 8 fragments (lane (group, quad) of warp w: rows 16 w + group and + 8, columns 8 j + 2 quad
-// and + 1).
+// The wgmma instructions used here, m64nNk8 with A from registers: d = a * b, and d += a * b.
+// (Two functions, so that the compiler knows the first of a tile's products reads no old d: the
+// tile's sum is dead from when it is added to the running sum until the next tile.) d is the
+// warpgroup's 64 x N accumulator tile as N / 8 mma.sync-style 16 x 8 fragments (lane
+// (group, quad) of warp w: rows 16 w + group and + 8, columns 8 j + 2 quad and + 1). The operand
+// lists were written out by a script: inline asm names every register.
 template <int N>
 struct Wgmma;
 
