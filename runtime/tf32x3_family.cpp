@@ -24,16 +24,7 @@ class Tf32x3Family final : public WarpTiledFamily {
   std::vector<int> alignments() const override { return {4, 2, 1}; }
   int product_error_units() const override { return kProductErrorUnits; }
 
-  // Tf32x3Tile's sizes: a K-contiguous tile keeps rows of BK + 4 floats, the other kind BK rows
-  // of BM + 8 (BN + 8).
-  static long long tile_floats(int rows, int bk, bool k_contiguous) {
-    return k_contiguous ? 1LL * rows * (bk + 4) : 1LL * bk * (rows + 8);
-  }
-  long long smem_bytes(const KernelConfig& c) const override {
-    const int bk = c.get("BK");
-    return 4LL * c.get("STAGES") *
-           (tile_floats(c.get("BM"), bk, !a_is_transposed(c.layout)) + tile_floats(c.get("BN"), bk, b_is_transposed(c.layout)));
-  }
+  long long smem_bytes(const KernelConfig& c) const override { return 4LL * c.get("STAGES") * staged_stage_floats(c); }
 
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {

@@ -6,6 +6,13 @@ int WarpTiledFamily::threads(const KernelConfig& c) const {
   return 32 * (c.get("BM") / c.get("WM")) * (c.get("BN") / c.get("WN"));
 }
 
+long long WarpTiledFamily::staged_stage_floats(const KernelConfig& c) {
+  auto tile_floats = [bk = c.get("BK")](int rows, bool k_contiguous) {
+    return k_contiguous ? 1LL * rows * (bk + 4) : 1LL * bk * (rows + 8);
+  };
+  return tile_floats(c.get("BM"), !a_is_transposed(c.layout)) + tile_floats(c.get("BN"), b_is_transposed(c.layout));
+}
+
 long long WarpTiledFamily::output_tiles(const KernelConfig& c, int M, int N) {
   return static_cast<long long>(ceil_div(N, c.get("BN"))) * ceil_div(M, c.get("BM"));
 }

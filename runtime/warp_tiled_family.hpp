@@ -19,6 +19,10 @@ class WarpTiledFamily : public KernelFamily {
  protected:
   // Dynamic shared memory a block takes (all its pipeline stages).
   virtual long long smem_bytes(const KernelConfig& c) const = 0;
+  // One pipeline stage of tf32x3.cuh's Tf32x3Tile pair (tf32x3 and wgmma stage their operands
+  // so), in floats: a K-contiguous tile keeps rows of BK + 4 floats, the other kind BK rows of
+  // BM + 8 (BN + 8).
+  static long long staged_stage_floats(const KernelConfig& c);
 
  private:
   static long long output_tiles(const KernelConfig& c, int M, int N);

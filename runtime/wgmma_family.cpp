@@ -29,13 +29,10 @@ class WgmmaFamily final : public WarpTiledFamily {
 
   int threads(const KernelConfig& c) const override { return 2 * c.get("BM"); }  // a warpgroup per 64 rows
 
-  // The pipeline's STAGES copies of A and B as stored (tf32x3's Tf32x3Tile sizes), then two
-  // buffers of B's split halves (big and small, BN x BK each).
+  // The pipeline's STAGES copies of A and B as stored (as tf32x3's), then two buffers of B's split
+  // halves (big and small, BN x BK each).
   long long smem_bytes(const KernelConfig& c) const override {
-    const int bm = c.get("BM"), bn = c.get("BN"), bk = c.get("BK");
-    const long long a = !a_is_transposed(c.layout) ? 1LL * bm * (bk + 4) : 1LL * bk * (bm + 8);
-    const long long b = b_is_transposed(c.layout) ? 1LL * bn * (bk + 4) : 1LL * bk * (bn + 8);
-    return 4LL * (c.get("STAGES") * (a + b) + 4LL * bn * bk);
+    return 4LL * (c.get("STAGES") * staged_stage_floats(c) + 4LL * c.get("BN") * c.get("BK"));
   }
 
  protected:
