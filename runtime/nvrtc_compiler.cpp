@@ -109,6 +109,24 @@ std::optional<EmbeddedFile> own_file(const KernelFamily& family) {
   return EmbeddedFile{family.source_file(), family.source_text()};
 }
 
+// The NVRTC steps every compile shares: `source` compiled for `target` with kOptions, and
+// `name_expression` lowered. kernel_name and arch are the caller's to fill in.
+CompiledKernel compile_program(const std::string& source, const std::string& program_name,
+                               const std::string& name_expression, const std::string& target,
+                               const std::optional<EmbeddedFile>& extra_file) {
+  CompiledKernel compiled;
+  compiled.instantiation = name_expression;
+  NvrtcProgram program(source, program_name, name_expression, extra_file);
+  program.add_name_expression();
+  std::vector<std::string> options = kOptions;
+  options.push_back("--gpu-architecture=" + target);
+  compiled.log = program.compile(options);
+  compiled.lowered_name = program.lowered_name();
+  compiled.cubin = program.cubin();
+  compiled.resources = parse_ptxas_report(compiled.log);
+  return compiled;
+}
+
 int match_int(const std::string& log, const char* pattern) {
   std::smatch match;
   if (std::regex_search(log, match, std::regex(pattern))) return std::stoi(match[1].str());
@@ -192,19 +210,20 @@ CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arc
   }
   require_supported_arch(*target);
 
-  CompiledKernel compiled;
-  compiled.kernel_name = kernel_name(config);
-  compiled.instantiation = family.instantiation(config);
-  compiled.arch = arch;
   const std::string source = "#include \"" + std::string(family.source_file()) + "\"\n";
-  NvrtcProgram program(source, compiled.kernel_name + ".cu", compiled.instantiation, own_file(family));
-  program.add_name_expression();
-  std::vector<std::string> options = kOptions;
-  options.push_back("--gpu-architecture=" + *target);
-  compiled.log = program.compile(options);
-  compiled.lowered_name = program.lowered_name();
-  compiled.cubin = program.cubin();
-  compiled.resources = parse_ptxas_report(compiled.log);
+  CompiledKernel compiled =
+      compile_program(source, kernel_name(config) + ".cu", family.instantiation(config), *target, own_file(family));
+  compiled.kernel_name = kernel_name(config);
+  compiled.arch = arch;
+  return compiled;
+}
+
+CompiledKernel compile_source(const std::string& source, const std::string& program_name,
+                              const std::string& name_expression, const std::string& target) {
+  require_supported_arch(target);
+  CompiledKernel compiled = compile_program(source, program_name, name_expression, target, std::nullopt);
+  compiled.kernel_name = program_name;
+  compiled.arch = target;
   return compiled;
 }
 

@@ -38,6 +38,15 @@ struct CompiledKernel {
 // whole log and the instantiation) when compilation fails.
 CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch);
 
+// Compiles `source` (which may include the embedded kernel templates) for `target` ("sm_90",
+// "sm_90a") and returns the cubin with `name_expression` (a __global__ function or template
+// instantiation in it) lowered. For developer tools that need a kernel that is not a GEMM
+// family's; compile_kernel is this plus the family's checks. `program_name` names the program in
+// NVRTC's messages. Throws std::invalid_argument for an arch NVRTC does not know and NvrtcError
+// (with the log) when compilation fails.
+CompiledKernel compile_source(const std::string& source, const std::string& program_name,
+                              const std::string& name_expression, const std::string& target);
+
 // A digest of every source text compile_kernel compiles `family`'s kernels from: the embedded
 // templates, and the family's source_text() where it has one. Part of a stored cubin's key.
 std::string source_hash(const KernelFamily& family);

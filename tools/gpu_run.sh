@@ -14,9 +14,11 @@
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
-#   profile   Nsight Compute counters of cuBLAS and of each PROFILE_KERNELS name (space-separated
-#             warptile kernel names) on PROFILE_SHAPE (default nn:4096x4096x4096): profile.txt;
-#             PROFILE_METRICS: more ncu --metrics (e.g. regex:...stall...)
+#   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
+#             for bandwidth-bound problems
+#   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas
+#             or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
+#             more ncu --metrics (e.g. regex:...stall...)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -131,41 +133,53 @@ if wants sanitize; then
   summary+=(sanitizer.md)
 fi
 
+if wants probe; then
+  status "bandwidth probe"
+  timeout 120 "$build/bin/bandwidth_probe" ${PROBE_ARGS:-} > "$OUT/probe.md" 2>&1
+  echo "bandwidth_probe exit $?" >> "$OUT/probe.md"
+  summary+=(probe.md)
+fi
+
 if wants profile; then
   status "profiling"
-  shape=${PROFILE_SHAPE:-nn:4096x4096x4096}
   ncu=$(command -v ncu || find /opt/nvidia /usr/local/cuda* -name ncu -type f 2>/dev/null | head -1)
-  # One launch each: the first launch whose name matches is cuBLAS's reference run, or the named
-  # kernel's check run (skinny's default is the only other family gemmbench times here).
   sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
             --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
             --section InstructionStats)
-  ncu_once() {  # ncu_once REGEX WITH_METRICS(0/1) [gemmbench args...]; appends to profile.txt
-    local regex=$1 extra=(--print-details all)
-    [ "$2" = 1 ] && extra+=(--metrics "$PROFILE_METRICS")
-    shift 2
-    timeout 120 "$ncu" --clock-control none "${sections[@]}" "${extra[@]}" -k "regex:$regex" -c 1 \
-      "$build/bin/gemmbench" --shape "$shape" --families skinny --target-ms 1 -q "$@" >> "$OUT/profile.txt" 2>&1
+  # ncu_once SHAPE KERNEL WITH_METRICS(0/1): one gemmbench run under ncu, appended to profile.txt.
+  # cuBLAS: its first two launches (the reference call, with a split-K reduction where it has one).
+  # A kernel name: the first launch of that family's template, which is the named kernel's check
+  # run, since gemmbench is told to time only one other family (skinny, or naive for skinny).
+  ncu_once() {
+    local shape=$1 kernel=$2 extra=(--print-details all) filter run=()
+    [ "$3" = 1 ] && extra+=(--metrics "$PROFILE_METRICS")
+    if [ "$kernel" = cublas ]; then
+      filter=(-k "regex:gemm|Kernel|reduce" -c 2)
+      run=(--families skinny)
+    else
+      local family=${kernel%%_*} other=skinny
+      [ "$family" = skinny ] && other=naive
+      filter=(-k "regex:${family}_sgemm" -c 1)
+      run=(--families "$other" --kernel "$kernel")
+    fi
+    timeout 120 "$ncu" --clock-control none "${sections[@]}" "${extra[@]}" "${filter[@]}" \
+      "$build/bin/gemmbench" --shape "$shape" --target-ms 1 -q "${run[@]}" >> "$OUT/profile.txt" 2>&1
   }
-  profile() {  # profile REGEX [gemmbench args...]
-    local regex=$1 metrics=0
-    shift
+  # PROFILE_CASES: space-separated SHAPE=KERNEL (KERNEL: cublas or a kernel name as tunedb lists
+  # them); PROFILE_METRICS: more ncu --metrics (e.g. regex:...stall...), dropped if ncu refuses them.
+  for case in ${PROFILE_CASES:-nn:4096x4096x4096=cublas}; do
+    shape=${case%%=*} kernel=${case#*=} metrics=0
     [ -n "${PROFILE_METRICS:-}" ] && metrics=1
-    ncu_once "$regex" "$metrics" "$@"
-    local code=$?
+    echo "## $kernel on $shape" >> "$OUT/profile.txt"
+    ncu_once "$shape" "$kernel" "$metrics"
+    code=$?
     echo "ncu exit $code" >> "$OUT/profile.txt"
-    if [ "$code" -ne 0 ] && [ "$metrics" = 1 ]; then  # a metric this ncu does not know: without them
-      ncu_once "$regex" 0 "$@"
+    if [ "$code" -ne 0 ] && [ "$metrics" = 1 ]; then
+      ncu_once "$shape" "$kernel" 0
       echo "ncu exit $? (without PROFILE_METRICS)" >> "$OUT/profile.txt"
     fi
-  }
-  echo "## cuBLAS on $shape" >> "$OUT/profile.txt"
-  profile "gemm"
-  for name in ${PROFILE_KERNELS:-}; do
-    echo "## $name on $shape" >> "$OUT/profile.txt"
-    profile "warptile" --kernel "$name"  # warptile only: skinny's default runs first
   done
-  grep -E "^## |ncu exit|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
+  grep -E "^## |^  [a-zA-Z_].*\(|ncu exit|Duration|DRAM Throughput|Memory Throughput|L2 Hit|Registers Per|Grid Size|Block Size|Waves Per SM|Theoretical Occupancy|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
     "$OUT/profile.txt" > "$OUT/profile-summary.txt"
   summary+=(profile-summary.txt)
 fi

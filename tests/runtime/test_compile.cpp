@@ -2,6 +2,7 @@
 // configurations (no GPU needed), and illegal configurations are refused with a message.
 #include <catch2/catch.hpp>
 
+#include "error.hpp"
 #include "kernel_family.hpp"
 #include "nvrtc_compiler.hpp"
 
@@ -111,6 +112,30 @@ TEST_CASE("a compiled kernel carries its instantiation and ptxas's report", "[nv
   CHECK(compiled.instantiation == "gemmtune::reg2d_sgemm<128, 128, 8, 8, 8, gemmtune::Layout::NN, 1>");
   // Where NVRTC gives a log (see compile_family above), it carries ptxas's report.
   if (!compiled.log.empty()) CHECK(compiled.log.find("registers") != std::string::npos);
+}
+
+TEST_CASE("compile_source compiles a standalone kernel that includes the embedded templates", "[nvrtc]") {
+  const std::string source =
+      "#include \"common.cuh\"\n"
+      "template <int N> __global__ void scale(float* x) { x[threadIdx.x] *= N; }\n";
+  const CompiledKernel compiled = compile_source(source, "probe.cu", "scale<3>", "sm_90");
+  CHECK(compiled.instantiation == "scale<3>");
+  CHECK(compiled.lowered_name == "_Z5scaleILi3EEvPf");
+  CHECK(!compiled.cubin.empty());
+  CHECK(compiled.arch == "sm_90");
+}
+
+TEST_CASE("compile_source reports a broken source with NVRTC's log and refuses an unknown arch", "[nvrtc]") {
+  const std::string broken = "__global__ void broken(float* x) { x[0] = undeclared_name; }\n";
+  try {
+    compile_source(broken, "broken.cu", "broken", "sm_90");
+    FAIL("a source that does not compile was compiled");
+  } catch (const NvrtcError& error) {
+    CHECK_THAT(error.log(), Catch::Contains("undeclared_name"));
+    CHECK_THAT(error.what(), Catch::Contains("nvrtcCompileProgram"));
+  }
+  CHECK_THROWS_WITH(compile_source("__global__ void k() {}\n", "k.cu", "k", "sm_12"),
+                    Catch::Contains("cannot compile for arch 'sm_12'"));
 }
 
 TEST_CASE("ptxas reports are parsed", "[nvrtc]") {
