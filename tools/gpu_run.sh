@@ -157,7 +157,8 @@ if wants profile; then
       filter=(-k "regex:gemm|Kernel|reduce" -c 2)
       run=(--families skinny)
     else
-      local family=${kernel%%_*} other=skinny
+      local base=${kernel#gemmtune_sgemm_}
+      local family=${base%%_*} other=skinny
       [ "$family" = skinny ] && other=naive
       filter=(-k "regex:${family}_sgemm" -c 1)
       run=(--families "$other" --kernel "$kernel")
