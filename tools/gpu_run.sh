@@ -154,7 +154,7 @@ if wants profile; then
     local shape=$1 kernel=$2 extra=(--print-details all) filter run=()
     [ "$3" = 1 ] && extra+=(--metrics "$PROFILE_METRICS")
     if [ "$kernel" = cublas ]; then
-      filter=(-k "regex:gemm|Kernel|reduce" -c 2)
+      filter=(-k "regex:gemm|gemv|Kernel|reduce|dot" -c 2)
       run=(--families skinny)
     else
       local base=${kernel#gemmtune_sgemm_}
