@@ -24,6 +24,26 @@ __device__ __forceinline__ void store_c(const GemmParams& p, int m, int n, float
   *c = p.beta == 0.0f ? p.alpha * acc : p.alpha * acc + p.beta * *c;
 }
 
+// Asks L2 for the line holding `address` (a hint: nothing waits for it).
+__device__ __forceinline__ void prefetch_l2(const float* address) {
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(address));
+}
+
+// Asks L2 for the ROWS x COLS tile of C at (m0, n0), one request per 8 floats (a 32-byte sector;
+// consecutive threads take consecutive sectors of a row). For kernels whose main loop is short:
+// the epilogue's reads of C then wait for L2, not for DRAM, and the wait overlaps the main loop.
+// Nothing is asked where beta == 0 (C is not read).
+template <int ROWS, int COLS, int THREADS>
+__device__ __forceinline__ void prefetch_c_tile(const GemmParams& p, int m0, int n0, int tid) {
+  if (p.beta == 0.0f) return;
+  constexpr int SECTORS_PER_ROW = (COLS + 7) / 8;
+  for (int e = tid; e < ROWS * SECTORS_PER_ROW; e += THREADS) {
+    const int m = m0 + e / SECTORS_PER_ROW;
+    const int n = n0 + e % SECTORS_PER_ROW * 8;
+    if (m < p.M && n < p.N) prefetch_l2(p.C + static_cast<long long>(m) * p.ldc + n);
+  }
+}
+
 // Copies the BM x BK tile of op(A) at (m0, k0) to shared memory, zero outside the matrix.
 // Consecutive threads read consecutive addresses of A as stored, whatever its layout.
 // TRANSPOSE_IN_SMEM: stored as smem[k * BM + m] (for reads along m) instead of smem[m * BK + k].

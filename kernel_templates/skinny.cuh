@@ -52,16 +52,14 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
     }
     __syncthreads();
     if (n < p.N) {
-#pragma unroll U
-      for (int k = tk; k < k_count; k += KG) {
-        float4 b;
-        if (!b_is_transposed(L)) {
-          b = load_float4<ALIGN>(p.B + static_cast<long long>(kc + k) * p.ldb + n, p.N - n);
-        } else {
-          const int valid = p.N - n;
-          b = make_float4(load_b<L>(p, kc + k, n), valid > 1 ? load_b<L>(p, kc + k, n + 1) : 0.0f,
-                          valid > 2 ? load_b<L>(p, kc + k, n + 2) : 0.0f, valid > 3 ? load_b<L>(p, kc + k, n + 3) : 0.0f);
-        }
+      // Row kc + k of B at columns n .. n+3 (zeros past N).
+      auto load_b_row = [&](int k) {
+        if (!b_is_transposed(L)) return load_float4<ALIGN>(p.B + static_cast<long long>(kc + k) * p.ldb + n, p.N - n);
+        const int valid = p.N - n;
+        return make_float4(load_b<L>(p, kc + k, n), valid > 1 ? load_b<L>(p, kc + k, n + 1) : 0.0f,
+                           valid > 2 ? load_b<L>(p, kc + k, n + 2) : 0.0f, valid > 3 ? load_b<L>(p, kc + k, n + 3) : 0.0f);
+      };
+      auto accumulate = [&](int k, const float4& b) {
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
           const float a = smem[k * MT + m];
@@ -70,7 +68,19 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
           acc[m][2] += a * b.z;
           acc[m][3] += a * b.w;
         }
+      };
+      // U rows at a time, all U loads issued before the first is used. The bound is checked once
+      // for the U rows: a loop unrolled over a bound checked row by row keeps each load behind the
+      // previous row's exit test, so only one would be in flight (the SASS showed it so).
+      int k = tk;
+      for (; k + (U - 1) * KG < k_count; k += U * KG) {
+        float4 b[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) b[u] = load_b_row(k + u * KG);
+#pragma unroll
+        for (int u = 0; u < U; ++u) accumulate(k + u * KG, b[u]);
       }
+      for (; k < k_count; k += KG) accumulate(k, load_b_row(k));
     }
   }
   // Add the KG partial sums of each output in the order tk = 0, 1, ...

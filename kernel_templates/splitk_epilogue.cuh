@@ -52,9 +52,55 @@ __device__ __forceinline__ bool splitk_arrive_last(unsigned* counter, unsigned c
 // For each output (m, n) of the ROWS x COLS tile at (m0, n0) inside the matrix, adds the COUNT
 // terms first[s * stride + index] (index = m * N + n) for s = 0, 1, ... in that order, and hands
 // the sum to sink(m, n, index, sum). The terms are read from L2: other SMs wrote them.
+//
+// This runs on one block per tile while the rest of the GPU may be idle, so it is latency that
+// counts: where N allows (N % 4 == 0 makes every index of a 4-aligned column a multiple of 4, and
+// the workspace is 16-byte aligned, as cudaMalloc's are),
+// each thread reads 4 outputs' terms with one 16-byte load, and BATCH groups of them are loaded
+// before any is summed or stored, so a thread has BATCH x COUNT loads in flight instead of one
+// output's COUNT. The sums are the same bits either way: each output's terms are added in order.
 template <int ROWS, int COLS, int THREADS, int COUNT, class Sink>
 __device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float* first, long long stride, int m0,
                                                 int n0, int tid, Sink sink) {
+  if (COLS % 4 == 0 && p.N % 4 == 0 && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
+    constexpr int QUADS = ROWS * COLS / 4;
+    constexpr int BATCH = 1;
+    for (int q0 = tid; q0 < QUADS; q0 += BATCH * THREADS) {
+      float4 sums[BATCH];
+      long long indices[BATCH];
+      bool inside[BATCH];
+#pragma unroll
+      for (int b = 0; b < BATCH; ++b) {
+        const int q = q0 + b * THREADS;
+        const int m = m0 + q / (COLS / 4);
+        const int n = n0 + q % (COLS / 4) * 4;
+        inside[b] = q < QUADS && m < p.M && n < p.N;  // n < N and N % 4 == 0: all four columns are
+        indices[b] = static_cast<long long>(m) * p.N + n;
+        sums[b] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (!inside[b]) continue;
+#pragma unroll
+        for (int s = 0; s < COUNT; ++s) {
+          const float4 term = __ldcg(reinterpret_cast<const float4*>(&first[s * stride + indices[b]]));
+          sums[b].x += term.x;
+          sums[b].y += term.y;
+          sums[b].z += term.z;
+          sums[b].w += term.w;
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < BATCH; ++b) {
+        if (!inside[b]) continue;
+        const int q = q0 + b * THREADS;
+        const int m = m0 + q / (COLS / 4);
+        const int n = n0 + q % (COLS / 4) * 4;
+        sink(m, n, indices[b], sums[b].x);
+        sink(m, n + 1, indices[b] + 1, sums[b].y);
+        sink(m, n + 2, indices[b] + 2, sums[b].z);
+        sink(m, n + 3, indices[b] + 3, sums[b].w);
+      }
+    }
+    return;
+  }
   for (int e = tid; e < ROWS * COLS; e += THREADS) {
     const int m = m0 + e / COLS;
     const int n = n0 + e % COLS;

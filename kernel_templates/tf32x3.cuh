@@ -109,37 +109,13 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// Asks L2 for the line holding `address` (a hint: nothing waits for it).
-__device__ __forceinline__ void prefetch_l2(const float* address) {
-  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(address));
-}
-
-// Up to this many k tiles, the kernel prefetches C (see below); beyond, the main loop is long
-// enough that the lines would be evicted before the epilogue reads them.
+// Up to this many k tiles, the kernel asks L2 for its C tile first (prefetch_c_tile); beyond, the
+// main loop is long enough that the lines would be evicted before the epilogue reads them.
 constexpr int kTf32x3PrefetchCTiles = 4;
 
 // Where the accumulators are: a grid of MMA_M x MMA_N tiles of 16 x 8, lane (group, quad) holding
 // elements e = 0..3 of each at (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2), as mma.sync's
 // (and wgmma's, four warps stacked) accumulator fragments lay them out.
-
-// With few k tiles the kernel is short, and the epilogue's reads of C would wait a whole DRAM
-// latency at its end: L2 is asked for those lines at the start, so the wait overlaps the main loop.
-template <int MMA_M, int MMA_N>
-__device__ __forceinline__ void prefetch_mma_tiles_c(const GemmParams& p, int m_first, int n_first) {
-  if (p.beta == 0.0f) return;
-#pragma unroll
-  for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-    for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int m = m_first + 16 * i + 8 * half;
-        const int n = n_first + 8 * j;
-        if (m < p.M && n < p.N) prefetch_l2(p.C + static_cast<long long>(m) * p.ldc + n);
-      }
-    }
-  }
-}
 
 // The epilogue of a BM x BN block tile held as such fragments: C = alpha acc + beta C, or with
 // SPLITK > 1 this slice's partial sums, added by splitk_finish_tile.
@@ -262,7 +238,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
   // Accumulator (i, j, e) is output (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2).
   const int m_first = m0 + warp_m0 + group;
   const int n_first = n0 + warp_n0 + 2 * quad;
-  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_mma_tiles_c<MMA_M, MMA_N>(p, m_first, n_first);
+  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[MMA_M][MMA_N][4] = {};
 #pragma unroll

@@ -143,6 +143,9 @@ struct WarptileLoader {
   }
 };
 
+// Up to this K, the kernel asks L2 for its C tile before the main loop.
+constexpr int kWarptilePrefetchCK = 128;
+
 // Blocks per SM to ask the register allocator for: thread tiles of up to 64 accumulators fit in
 // 128 registers, so 512 threads (16 warps) can share an SM; larger tiles get the registers they
 // need rather than spill.
@@ -198,6 +201,9 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   float acc[TM][TN] = {};
   Loader loader;
   const bool interior = m0 + BM <= p.M && n0 + BN <= p.N;
+  // A short main loop (8192 x 8192 x 64: 64 k) would leave the epilogue waiting a DRAM latency
+  // for C; with a long one, the lines would be evicted before it reads them.
+  if (SPLITK == 1 && k_end - k_begin <= kWarptilePrefetchCK) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) {

@@ -247,7 +247,7 @@ __global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
 
   const int m_first = m0 + warp_m0 + group;
   const int n_first = n0 + 2 * quad;
-  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_mma_tiles_c<1, BN / 8>(p, m_first, n_first);
+  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[1][BN / 8][4] = {};
   float tile_sum[BN / 8][4];

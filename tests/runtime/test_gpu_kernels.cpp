@@ -89,6 +89,8 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("wgmma", {{"BM", 64}, {"BN", 64}, {"BK", 16}}));
   configs.push_back(variant("wgmma", {{"BM", 192}, {"BN", 64}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
+  // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
+  configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
   return configs;
 }
 
@@ -163,6 +165,34 @@ TEST_CASE("split-K gives the same bits on every run", "[gpu]") {
                                     find_family(family).product_error_units()) == "");
       } else {
         REQUIRE(std::memcmp(result.data(), first.data(), first.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+}
+
+// kShapes' N are odd; with N a multiple of 4 the split-K sums read 4 outputs' terms at a time
+// (splitk_sum_tile), one level of sums (4 slices) and two (32).
+TEST_CASE("split-K with N a multiple of 4 matches an FP64 reference in all layouts and alignments", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const HostProblem wide = testing::make_host_problem(70, 132, 999, 11);
+  const HostProblem few_rows = testing::make_host_problem(5, 132, 999, 12);
+  for (const char* family_name : {"warptile", "tf32x3", "wgmma", "skinny"}) {
+    const KernelFamily& family = find_family(family_name);
+    if (!family.compile_arch(device->arch())) continue;
+    const HostProblem& problem = family.name() == "skinny" ? few_rows : wide;
+    for (int splitk : {4, 32}) {
+      for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+        for (int align : {4, 1}) {
+          KernelConfig config = family.default_config(layout, align);
+          config.set("SPLITK", splitk);
+          const CompiledKernel compiled = compile_kernel(config, device->arch());
+          const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+          for (float beta : {-1.3f, 0.0f}) {
+            INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", beta " << beta);
+            CHECK(run_and_check(kernel, problem, 0.7f, beta, align > 1) == "");
+          }
+        }
       }
     }
   }
