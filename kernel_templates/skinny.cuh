@@ -43,42 +43,55 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
   const int k_end = min(p.K, k_begin + k_per_slice);
 
   float acc[MT][4] = {};
+  const bool has_columns = n < p.N;
   for (int kc = k_begin; kc < k_end; kc += KC) {
     const int k_count = min(KC, k_end - kc);
+    // Row kc + k of B at columns n .. n+3 (zeros past N).
+    auto load_b_row = [&](int k) {
+      if (!b_is_transposed(L)) return load_float4<ALIGN>(p.B + static_cast<long long>(kc + k) * p.ldb + n, p.N - n);
+      const int valid = p.N - n;
+      return make_float4(load_b<L>(p, kc + k, n), valid > 1 ? load_b<L>(p, kc + k, n + 1) : 0.0f,
+                         valid > 2 ? load_b<L>(p, kc + k, n + 2) : 0.0f, valid > 3 ? load_b<L>(p, kc + k, n + 3) : 0.0f);
+    };
+    auto accumulate = [&](int k, const float4& b) {
+#pragma unroll
+      for (int m = 0; m < MT; ++m) {
+        const float a = smem[k * MT + m];
+        acc[m][0] += a * b.x;
+        acc[m][1] += a * b.y;
+        acc[m][2] += a * b.z;
+        acc[m][3] += a * b.w;
+      }
+    };
     __syncthreads();  // the previous chunk is consumed
     for (int e = tid; e < KC * MT; e += THREADS) {
       const int k = e / MT, m = e % MT;
       smem[e] = k < k_count && m0 + m < p.M ? load_a<L>(p, m0 + m, kc + k) : 0.0f;
     }
+    // The thread's rows of B go U at a time, all U loads issued before the first is used; the
+    // first U are requested before the barrier, so their latency overlaps A's. Each U-row step
+    // checks the bound once: an unrolled loop that checks it row by row keeps every load behind
+    // the previous row's exit test, and only one is in flight (the SASS showed it so). Rows are
+    // added in order, k = tk, tk + KG, ...
+    int k = tk;
+    float4 rows[U];
+    const bool first_step = has_columns && k + (U - 1) * KG < k_count;
+    if (first_step) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) rows[u] = load_b_row(k + u * KG);
+    }
     __syncthreads();
-    if (n < p.N) {
-      // Row kc + k of B at columns n .. n+3 (zeros past N).
-      auto load_b_row = [&](int k) {
-        if (!b_is_transposed(L)) return load_float4<ALIGN>(p.B + static_cast<long long>(kc + k) * p.ldb + n, p.N - n);
-        const int valid = p.N - n;
-        return make_float4(load_b<L>(p, kc + k, n), valid > 1 ? load_b<L>(p, kc + k, n + 1) : 0.0f,
-                           valid > 2 ? load_b<L>(p, kc + k, n + 2) : 0.0f, valid > 3 ? load_b<L>(p, kc + k, n + 3) : 0.0f);
-      };
-      auto accumulate = [&](int k, const float4& b) {
+    if (first_step) {
 #pragma unroll
-        for (int m = 0; m < MT; ++m) {
-          const float a = smem[k * MT + m];
-          acc[m][0] += a * b.x;
-          acc[m][1] += a * b.y;
-          acc[m][2] += a * b.z;
-          acc[m][3] += a * b.w;
-        }
-      };
-      // U rows at a time, all U loads issued before the first is used. The bound is checked once
-      // for the U rows: a loop unrolled over a bound checked row by row keeps each load behind the
-      // previous row's exit test, so only one would be in flight (the SASS showed it so).
-      int k = tk;
+      for (int u = 0; u < U; ++u) accumulate(k + u * KG, rows[u]);
+      k += U * KG;
+    }
+    if (has_columns) {
       for (; k + (U - 1) * KG < k_count; k += U * KG) {
-        float4 b[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) b[u] = load_b_row(k + u * KG);
+        for (int u = 0; u < U; ++u) rows[u] = load_b_row(k + u * KG);
 #pragma unroll
-        for (int u = 0; u < U; ++u) accumulate(k + u * KG, b[u]);
+        for (int u = 0; u < U; ++u) accumulate(k + u * KG, rows[u]);
       }
       for (; k < k_count; k += KG) accumulate(k, load_b_row(k));
     }
