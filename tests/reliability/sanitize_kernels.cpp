@@ -41,7 +41,9 @@ struct Shape {
   float beta;
 };
 // Odd sizes below and above one block tile, K = 1, and a skinny M <= 4; beta 0 on two of them.
-constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f}};
+// The last has N % 4 == 0, where the split-K sums read four outputs' terms at a time.
+constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f},
+                             {5, 68, 301, -1.3f}};
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, and warptile, tf32x3 and wgmma split over K, in the
 // four layouts.
