@@ -1,5 +1,7 @@
 #include "exit_codes.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <utility>
 #include <vector>
 
@@ -29,6 +31,25 @@ int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error) {
     }
   }
   return app.exit(error) == 0 ? kExitDone : kExitBadInput;
+}
+
+int parse_and_run(CLI::App& app, int argc, char** argv, std::string_view tool, const LogOptions& log_options,
+                  const std::function<int()>& body) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_for_parse_error(app, error);
+  }
+  start_logging(tool, log_options);
+  try {
+    return body();
+  } catch (const BadInput& error) {
+    spdlog::error("{}", error.what());
+    return kExitBadInput;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return kExitFailure;
+  }
 }
 
 }  // namespace gemmtune

@@ -4,9 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "log_options.hpp"
 
 namespace gemmtune {
 
@@ -32,5 +35,12 @@ void prefix_parse_errors(CLI::App& app, std::string tool);
 // kExitDone for --help, kExitBadInput for anything else (CLI11's own codes are 100 and up). An
 // argument the command line does not know is the error reported, whatever else CLI11 met first.
 int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error);
+
+// The end of a tool's main(): parses the command line (--help or a parse error ends it there, with
+// exit_for_parse_error's code), starts TOOL's logging as `log_options` say, then runs `body`. What
+// `body` throws is logged as an error and becomes the exit code: BadInput kExitBadInput, any other
+// exception kExitFailure. Otherwise `body`'s own return value is the exit code.
+int parse_and_run(CLI::App& app, int argc, char** argv, std::string_view tool, const LogOptions& log_options,
+                  const std::function<int()>& body);
 
 }  // namespace gemmtune

@@ -336,19 +336,5 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   add_log_options(app, log_options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    return exit_for_parse_error(app, error);
-  }
-  start_logging("gemmbench", log_options);
-  try {
-    return run(options);
-  } catch (const BadInput& error) {
-    spdlog::error("{}", error.what());
-    return kExitBadInput;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return kExitFailure;
-  }
+  return parse_and_run(app, argc, argv, "gemmbench", log_options, [&] { return run(options); });
 }

@@ -79,26 +79,17 @@ int main(int argc, char** argv) {
   app.add_flag("--log", show_log, "Print NVRTC's whole log");
   app.add_flag("--defaults", defaults, "Also compile every family's default configuration (layout nn)");
   add_log_options(app, log_options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    return exit_for_parse_error(app, error);
-  }
-  start_logging("kernelc", log_options);
-  try {
-    names = names_to_compile(std::move(names), arch, defaults);
-  } catch (const BadInput& error) {
-    spdlog::error("{}", error.what());
-    return kExitBadInput;
-  }
-  int failures = 0;
-  for (const std::string& name : names) {
-    try {
-      compile_one(name, arch, show_log, out_dir);
-    } catch (const std::exception& error) {
-      ++failures;
-      spdlog::error("{}: {}", name, error.what());
+  return parse_and_run(app, argc, argv, "kernelc", log_options, [&] {
+    names = names_to_compile(std::move(names), arch, defaults);  // BadInput: exit 2, nothing compiled
+    int failures = 0;
+    for (const std::string& name : names) {
+      try {
+        compile_one(name, arch, show_log, out_dir);
+      } catch (const std::exception& error) {  // the others are still compiled
+        ++failures;
+        spdlog::error("{}: {}", name, error.what());
+      }
     }
-  }
-  return failures == 0 ? kExitDone : kExitFailure;
+    return failures == 0 ? kExitDone : kExitFailure;
+  });
 }

@@ -425,13 +425,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   add_db_option(reporter);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    return gemmtune::exit_for_parse_error(app, error);
-  }
-  gemmtune::start_logging("tunedb", log_options);
-  try {
+  return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {
     if (*list) return list_command(db_path);
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path);
@@ -441,11 +435,5 @@ int main(int argc, char** argv) {
       return report_command(db_path, report_path, std::move(report_options));
     }
     return merge_command(into_path, from_paths, create);
-  } catch (const BadInput& error) {
-    spdlog::error("{}", error.what());
-    return gemmtune::kExitBadInput;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return kExitFailure;
-  }
+  });
 }
