@@ -75,23 +75,25 @@ __global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
     // added in order, k = tk, tk + KG, ...
     int k = tk;
     float4 rows[U];
-    const bool first_step = has_columns && k + (U - 1) * KG < k_count;
-    if (first_step) {
+    auto load_step = [&] {
 #pragma unroll
       for (int u = 0; u < U; ++u) rows[u] = load_b_row(k + u * KG);
-    }
-    __syncthreads();
-    if (first_step) {
+    };
+    auto accumulate_step = [&] {
 #pragma unroll
       for (int u = 0; u < U; ++u) accumulate(k + u * KG, rows[u]);
+    };
+    const bool first_step = has_columns && k + (U - 1) * KG < k_count;
+    if (first_step) load_step();
+    __syncthreads();
+    if (first_step) {
+      accumulate_step();
       k += U * KG;
     }
     if (has_columns) {
       for (; k + (U - 1) * KG < k_count; k += U * KG) {
-#pragma unroll
-        for (int u = 0; u < U; ++u) rows[u] = load_b_row(k + u * KG);
-#pragma unroll
-        for (int u = 0; u < U; ++u) accumulate(k + u * KG, rows[u]);
+        load_step();
+        accumulate_step();
       }
       for (; k < k_count; k += KG) accumulate(k, load_b_row(k));
     }
