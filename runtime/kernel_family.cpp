@@ -1,6 +1,7 @@
 #include "kernel_family.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "seed_families.hpp"
@@ -49,6 +50,12 @@ std::optional<std::string> KernelFamily::check(const KernelConfig& config) const
     return who + "ALIGN must be one of " + allowed + ", not " + std::to_string(config.align);
   }
   return check_params(config);
+}
+
+void KernelFamily::kernel_arguments(const KernelConfig& /*config*/, const GemmParams& params,
+                                    KernelArguments& out) const {
+  static_assert(sizeof(GemmParams) <= sizeof(KernelArguments::bytes), "GemmParams must fit KernelArguments");
+  std::memcpy(out.bytes, &params, sizeof params);
 }
 
 KernelConfig KernelFamily::default_config(Layout layout, int align) const {

@@ -38,6 +38,12 @@ struct LaunchShape {
   std::size_t dynamic_smem_bytes;
 };
 
+// The bytes of a kernel's one by-value argument for one launch: GemmParams for most families,
+// GemmParams and two TMA tensor maps (128-byte aligned) for tmawgmma.
+struct KernelArguments {
+  alignas(128) unsigned char bytes[512];
+};
+
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
@@ -76,6 +82,8 @@ class KernelFamily {
   std::optional<std::string> check(const KernelConfig& config) const;
   // Grid, block and dynamic shared memory for an M x N output.
   virtual LaunchShape launch_shape(const KernelConfig& config, int M, int N) const = 0;
+  // Fills `out` with the kernel's argument for this call (by default the GemmParams themselves).
+  virtual void kernel_arguments(const KernelConfig& config, const GemmParams& params, KernelArguments& out) const;
   // Scratch the kernel needs in GemmParams::workspace, in floats (split-K partial sums and
   // per-tile arrival counters). The caller zero-fills it once when it allocates it; kernels
   // leave the counters at zero again when they finish.

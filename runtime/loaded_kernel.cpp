@@ -36,8 +36,9 @@ void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
     throw Error(name_ + ": needs a zero-filled workspace of " + std::to_string(workspace) + " floats for " +
                 describe_call(params, config_.layout) + ", given " + std::to_string(params.workspace_floats));
   }
-  GemmParams args = params;
-  void* arg_pointers[] = {&args};
+  KernelArguments args;
+  family_->kernel_arguments(config_, params, args);
+  void* arg_pointers[] = {args.bytes};
   const std::string context = name_ + " on " + describe_call(params, config_.layout);
   GT_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_),
                            dim3(shape.grid[0], shape.grid[1], shape.grid[2]),

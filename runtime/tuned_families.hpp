@@ -1,4 +1,4 @@
-// The tuned workhorse families beyond the seed chapter (kernel_templates/warptile.cuh, tf32x3.cuh, wgmma.cuh, skinny.cuh).
+// The tuned workhorse families beyond the seed chapter (kernel_templates/warptile.cuh, tf32x3.cuh, wgmma.cuh, tmawgmma.cuh, skinny.cuh).
 #pragma once
 
 #include <vector>
@@ -13,6 +13,7 @@ std::vector<const KernelFamily*> tuned_families();
 const KernelFamily& warptile_family();
 const KernelFamily& tf32x3_family();
 const KernelFamily& wgmma_family();
+const KernelFamily& tmawgmma_family();
 const KernelFamily& skinny_family();
 
 }  // namespace gemmtune

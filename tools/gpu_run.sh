@@ -4,7 +4,10 @@
 # $OUT (default /tmp/gemmtune-out); at most 8 files come back, so logs are packed.
 #
 #   GEMMTUNE_COMMIT=<hash> [STEPS="test tune bench overhead"] [TUNE_SHAPES=file] [TUNE_ARGS="..."]
-#     [TUNE_SECONDS=240] [BENCH_SECONDS=180] bash tools/gpu_run.sh [gemmbench arguments...]
+#     [TUNE_SECONDS=240] [BENCH_SECONDS=180] [BUILD_TARGETS="gemmbench test_gpu_kernels ..."]
+#     [TEST_TIMEOUT=300] bash tools/gpu_run.sh [gemmbench arguments...]
+# BUILD_TARGETS builds only those targets (and what they need) instead of everything; TEST_TIMEOUT
+# is ctest's limit a test, so that a kernel that hangs costs minutes, not the whole call.
 #
 # Steps (the device call has a 10-minute limit: pick what fits):
 #   test      every test, [gpu] included (ctest; TEST_FILTER=regex runs those that match)
@@ -42,7 +45,7 @@ summary+=(nvidia-smi.txt)
 
 status "building"
 if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$build" -j"$(nproc)"; } > "$OUT/build.log" 2>&1; then
+       cmake --build "$build" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"
   status "BUILD FAILED (log: build.log); building the tools alone"
   cmake --build "$build" -j"$(nproc)" --target gemmbench tune tunedb sgemm_overhead >> "$OUT/build.log" 2>&1 || exit 1
@@ -50,7 +53,8 @@ fi
 
 if wants test; then
   status "testing"
-  ctest --test-dir "$build" -j4 --output-on-failure ${TEST_FILTER:+-R "$TEST_FILTER"} > "$OUT/ctest.log" 2>&1
+  ctest --test-dir "$build" -j4 --output-on-failure --timeout "${TEST_TIMEOUT:-900}" ${TEST_FILTER:+-R "$TEST_FILTER"} \
+    > "$OUT/ctest.log" 2>&1
   echo "ctest exit $?" >> "$OUT/ctest.log"
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|ctest exit" "$OUT/ctest.log" | tail -30 > "$OUT/ctest-summary.txt"
   summary+=(ctest-summary.txt)

@@ -2,6 +2,8 @@
 // configurations (no GPU needed), and illegal configurations are refused with a message.
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include "error.hpp"
 #include "kernel_family.hpp"
 #include "nvrtc_compiler.hpp"
@@ -72,6 +74,29 @@ TEST_CASE("wgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", 
   CHECK_FALSE(wgmma.compile_arch("sm_80").has_value());
   CHECK_FALSE(wgmma.compile_arch("sm_100").has_value());  // Blackwell has no wgmma
   CHECK_THROWS_WITH(compile_kernel(wgmma.default_config(), "sm_89"), Contains("does not run on sm_89"));
+}
+
+TEST_CASE("tmawgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", "[nvrtc]") {
+  using Catch::Contains;
+  compile_family("tmawgmma", {"sm_90"});
+  const KernelFamily& tmawgmma = find_family("tmawgmma");
+  CHECK(tmawgmma.compile_arch("sm_90") == std::optional<std::string>("sm_90a"));
+  CHECK_FALSE(tmawgmma.compile_arch("sm_80").has_value());
+  CHECK_THROWS_WITH(compile_kernel(tmawgmma.default_config(Layout::NN, 4), "sm_89"), Contains("does not run on sm_89"));
+  // Every schedule, in every layout, and one warpgroup of MMA (64-row tiles).
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    for (auto [schedule, splitk, bm, bn] : {std::array{1, 1, 128, 128}, {2, 8, 128, 64}, {3, 1, 64, 64}, {3, 1, 64, 128}}) {
+      KernelConfig config = tmawgmma.default_config(layout, 4);
+      config.set("SCHEDULE", schedule);
+      config.set("SPLITK", splitk);
+      config.set("BM", bm);
+      config.set("BN", bn);
+      INFO(kernel_name(config));
+      const CompiledKernel compiled = compile_kernel(config, "sm_90");
+      INFO("compile log:\n" << compiled.log);
+      CHECK(compiled.cubin.size() > 1000);
+    }
+  }
 }
 
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {

@@ -1,5 +1,5 @@
 // How close to FP64 each arithmetic gets as K grows: cuBLAS pedantic FP32, warptile (FFMA),
-// tf32x3 and wgmma (3xTF32 on the tensor cores, wgmma on Hopper only), on the same random inputs.
+// tf32x3, wgmma and tmawgmma (3xTF32 on the tensor cores, the last two on Hopper only), on the same random inputs.
 // The 3xTF32 families promise FP32-class accuracy, not TF32's (one TF32 rounding of each operand
 // gives a normwise error near 3e-4).
 #include <catch2/catch.hpp>
@@ -44,7 +44,9 @@ TEST_CASE("tf32x3 stays as close to FP64 as FP32 arithmetic does", "[gpu]") {
   if (!device) return;
   CublasHandle cublas;
   std::vector<const char*> families = {"warptile", "tf32x3"};
-  if (find_family("wgmma").compile_arch(device->arch())) families.push_back("wgmma");
+  for (const char* hopper : {"wgmma", "tmawgmma"}) {
+    if (find_family(hopper).compile_arch(device->arch())) families.push_back(hopper);
+  }
   std::vector<LoadedKernel> kernels;  // compiled once, run on every K
   kernels.reserve(families.size());
   for (const char* family : families) {

@@ -90,6 +90,15 @@ std::vector<KernelConfig> configs_under_test() {
   // threads, which splits B in uneven shares).
   configs.push_back(variant("wgmma", {{"BM", 64}, {"BN", 64}, {"BK", 16}}));
   configs.push_back(variant("wgmma", {{"BM", 192}, {"BN", 64}}));
+  // tmawgmma's schedules (its default is stream-K): data-parallel, split-K with one level of sums
+  // and with empty slices on short K, one MMA warpgroup (64-row tiles, either orientation), and
+  // the shallowest pipeline.
+  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 1}}));
+  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 2}, {"SPLITK", 4}}));
+  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 2}, {"SPLITK", 32}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 128}, {"BN", 64}, {"STAGES", 2}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
@@ -142,7 +151,7 @@ void check_family_on_odd_sizes(std::string_view family_name) {
 
 // The families of kernel_templates/, one test case each (ctest runs them side by side).
 const char* const kBuiltinFamilies[] = {"naive",      "coalesced", "smem",   "reg1d", "reg2d",
-                                        "vectorized", "warptile",  "tf32x3", "wgmma", "skinny"};
+                                        "vectorized", "warptile",  "tf32x3", "wgmma", "tmawgmma", "skinny"};
 
 }  // namespace
 
@@ -158,6 +167,7 @@ TEST_CASE("every family matches an FP64 reference on odd sizes: vectorized", "[g
 TEST_CASE("every family matches an FP64 reference on odd sizes: warptile", "[gpu]") { check_family_on_odd_sizes("warptile"); }
 TEST_CASE("every family matches an FP64 reference on odd sizes: tf32x3", "[gpu]") { check_family_on_odd_sizes("tf32x3"); }
 TEST_CASE("every family matches an FP64 reference on odd sizes: wgmma", "[gpu]") { check_family_on_odd_sizes("wgmma"); }
+TEST_CASE("every family matches an FP64 reference on odd sizes: tmawgmma", "[gpu]") { check_family_on_odd_sizes("tmawgmma"); }
 TEST_CASE("every family matches an FP64 reference on odd sizes: skinny", "[gpu]") { check_family_on_odd_sizes("skinny"); }
 
 // A family registered besides those (none in this tree today) is not left out.
@@ -191,6 +201,55 @@ TEST_CASE("split-K with N a multiple of 4 matches an FP64 reference in all layou
             INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", beta " << beta);
             CHECK(run_and_check(kernel, problem, 0.7f, beta, align > 1) == "");
           }
+        }
+      }
+    }
+  }
+}
+
+// tmawgmma with N a multiple of 4 (vector epilogue stores in every orientation), and its split-K
+// and stream-K pieces: every schedule gives the same bits on every run.
+TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits exactly", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const KernelFamily& family = find_family("tmawgmma");
+  if (!family.compile_arch(device->arch())) {
+    WARN("tmawgmma skipped: it does not run on " << device->arch());
+    return;
+  }
+  // 132 tiles would divide the H200's SMs: 1000 x 1056 gives 8 x 9 = 72 tiles (all stream-K),
+  // 2000 x 1500 gives 16 x 12 = 192 (one data-parallel wave is not full: 60 + 132 stream-K).
+  const HostProblem problems[] = {testing::make_host_problem(1000, 1056, 999, 21),
+                                  testing::make_host_problem(2000, 1500, 300, 22),
+                                  testing::make_host_problem(64, 96, 5000, 23)};
+  for (const HostProblem& problem : problems) {
+    for (auto [schedule, splitk] : {std::pair{1, 1}, {2, 4}, {2, 16}, {3, 1}}) {
+      for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+        KernelConfig config = family.default_config(layout, 4);
+        config.set("SCHEDULE", schedule);
+        config.set("SPLITK", splitk);
+        const CompiledKernel compiled = compile_kernel(config, device->arch());
+        const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
+        INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K);
+        CHECK(run_and_check(kernel, problem, 0.7f, -1.3f, true) == "");
+
+        // The same call three times: the same bits.
+        const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
+        const long long lda = a_t ? problem.M : problem.K, ldb = b_t ? problem.K : problem.N;
+        DeviceBuffer<float> a(problem.a.size()), b(problem.b.size()), c(problem.c0.size());
+        a.upload(testing::store_operand(problem.a, problem.M, problem.K, a_t, lda, 0, 0.0f));
+        b.upload(testing::store_operand(problem.b, problem.K, problem.N, b_t, ldb, 0, 0.0f));
+        GemmParams params{problem.M, problem.N, problem.K, 1.0f, 0.0f, a.data(), lda, b.data(), ldb,
+                          c.data(), problem.N, nullptr, 0};
+        Workspace workspace;
+        workspace.attach(config, params, nullptr);
+        std::vector<float> first;
+        for (int run = 0; run < 3; ++run) {
+          kernel.launch(params, nullptr);
+          GT_CUDA(cudaDeviceSynchronize(), kernel.name());
+          const std::vector<float> result = c.download();
+          if (run == 0) first = result;
+          else CHECK(std::memcmp(first.data(), result.data(), first.size() * sizeof(float)) == 0);
         }
       }
     }

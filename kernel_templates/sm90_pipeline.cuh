@@ -1,0 +1,103 @@
+// Hopper's building blocks for a warp-specialized pipeline (sm_90; setmaxnreg needs sm_90a):
+// mbarriers with transaction counts, tensor copies by the Tensor Memory Accelerator (TMA) that
+// complete on them, named barriers for a subset of the block's warps, and the register
+// reallocation between warpgroups.
+//
+// An mbarrier counts arrivals (and, for TMA, bytes) towards the completion of its current
+// phase; a waiter names the parity of the phase it waits for. A stage of a pipeline has a "full"
+// barrier (the copy has landed) and an "empty" one (its readers are done with it), and each side
+// flips the parity it waits for every time it wraps around the stages.
+#pragma once
+
+namespace gemmtune {
+
+__device__ __forceinline__ unsigned shared_address(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
+// An mbarrier whose phases complete after `arrivals` arrivals (and the bytes they announce).
+__device__ __forceinline__ void mbarrier_init(unsigned long long* barrier, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(arrivals) : "memory");
+}
+
+// Makes this thread's mbarrier initialisations visible to the other threads and to the copy
+// engine (followed by a barrier of the whole block).
+__device__ __forceinline__ void fence_mbarrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// One arrival that also announces `bytes` the copy engine will deliver before the phase completes.
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned long long* barrier, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(barrier)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long* barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
+}
+
+// Waits until the phase of parity `parity` has completed. A barrier just initialised is in phase
+// 0, and counts phase "1" (the one before) as complete: a producer waiting for an empty stage
+// starts at parity 1 and passes at once.
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* barrier, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_again:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_again;\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(parity)
+      : "memory");
+}
+
+// Asks the copy engine for the box of `map` at coordinates (c0 innermost, c1); it lands at `dst`
+// (shared memory, 128-byte aligned, 1024 for 128-byte swizzled boxes) and completes `barrier`'s
+// phase with its bytes. Out-of-range elements arrive as zeros.
+__device__ __forceinline__ void tma_load_2d(float* dst, const void* map, int c0, int c1, unsigned long long* barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
+          "r"(shared_address(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(shared_address(barrier))
+      : "memory");
+}
+
+// Brings a tensor map (a kernel argument) into the copy engine's cache ahead of the first copy.
+__device__ __forceinline__ void prefetch_tensor_map(const void* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
+}
+
+// A barrier among `threads` threads (whole warps) of the block, apart from __syncthreads (id 0).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// named_barrier_sync that also returns whether `predicate` holds on any of the threads.
+__device__ __forceinline__ bool named_barrier_any(int id, int threads, bool predicate) {
+  unsigned any;
+  asm volatile(
+      "{\n"
+      ".reg .pred p, q;\n"
+      "setp.ne.u32 p, %1, 0;\n"
+      "bar.red.or.pred q, %2, %3, p;\n"
+      "selp.u32 %0, 1, 0, q;\n"
+      "}\n"
+      : "=r"(any)
+      : "r"(static_cast<unsigned>(predicate)), "r"(id), "r"(threads)
+      : "memory");
+  return any != 0;
+}
+
+// Hands registers back (dec) or takes more (inc), for a whole warpgroup at once: a copy warpgroup
+// needs few, the MMA warpgroups many. REGISTERS is a multiple of 8 in 24..256.
+template <int REGISTERS>
+__device__ __forceinline__ void warpgroup_release_registers() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+}
+template <int REGISTERS>
+__device__ __forceinline__ void warpgroup_claim_registers() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+}
+
+}  // namespace gemmtune

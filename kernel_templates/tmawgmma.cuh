@@ -1,0 +1,407 @@
+// FP32 GEMM on Hopper's tensor cores with the operands copied by the Tensor Memory Accelerator:
+// 3xTF32 on the warpgroup MMA (sm_90a), a warp-specialized mbarrier pipeline, and a persistent
+// tile scheduler (data-parallel, split-K or stream-K, tile_schedule.h).
+//
+// Roles (one block an SM, 128 threads of copies and transforms, 64 output rows a MMA warpgroup):
+// - warp 0, one lane: the copy engine's client. For every k tile of every work unit it waits
+//   until a stage is free, then asks TMA for the stage's two operand tiles.
+// - warps 1-3, the transform: once a stage has landed, they write the small part of the
+//   shared-memory operand beside it (and its transposed big part, for tn), and raise a flag where
+//   the tile holds an infinity or a NaN.
+// - the MMA warpgroups (1 or 2): each splits its 64 rows of the register operand into big and
+//   small parts as it loads them, issues the tile's 3 * BK / 8 wgmmas into a sum started from
+//   zero, releases the stage, and adds the sum to its accumulators in FP32 (the tensor cores
+//   truncate as they accumulate; docs/performance.md). Then each unit's epilogue.
+//
+// Operands. wgmma reads a .tf32 operand from shared memory only K-major (each row's k
+// contiguous), so one operand that is K-major as stored goes there untouched: "Y", S rows. The
+// other, "X" (R rows), goes through registers, where its orientation costs nothing:
+//   nt: X = A (stored M x K), Y = B (stored N x K)      C = X Y^T
+//   tt: X = A (stored K x M), Y = B (stored N x K)
+//   nn: X = B^T (B stored K x N), Y = A (stored M x K)  C^T = X Y^T: the epilogue transposes
+//   tn: X = A (stored K x M), Y = B stored K x N: no operand is K-major, so the transform also
+//       writes Y's big part transposed.
+// Tiles are rows of BK = 32 floats (128 bytes) in the 128-byte swizzle that both TMA and wgmma
+// know (16-byte chunk c of row r at chunk c ^ r % 8), which keeps the fragment loads and the
+// wgmma reads free of bank conflicts; a tile stored K-contiguous is one box, one stored the
+// other way is boxes of 32 x 32.
+//
+// The split. The tensor cores read a .tf32 operand's top 19 bits and ignore the low 13, so the
+// raw value serves as its own big part (truncated, not rounded: an x near FLT_MAX cannot
+// overflow), and only the small part x - big is computed, rounded to nearest TF32 on its way.
+// a * b is then a_small b_big + a_big b_small + a_big b_big: at most about 2^-20 |a b| from the
+// exact product, and the sum of a tile's products stays below FP32's own accumulation error
+// (tests/runtime/test_gpu_accuracy.cpp).
+//
+// Special values. The split cannot represent infinities (inf - inf is NaN, and 0 * inf in a cross
+// term gives NaN where IEEE arithmetic gives inf). A unit whose operand tiles hold an infinity or
+// a NaN is therefore computed again with FFMA from global memory: IEEE FP32 results, at a cost
+// paid only by the tiles that touch such values.
+//
+// Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
+// last piece of a tile to arrive adds all pieces in k order (tile_schedule.h). Workspace layout
+// (floats): [arrival counters, one a tile, rounded up to 4][partial slots: BR * BS each].
+#pragma once
+
+#include "common.cuh"
+#include "sm90_pipeline.cuh"
+#include "tile_schedule.h"
+#include "tma_params.h"
+#include "tmawgmma_shape.h"
+#include "wgmma.cuh"  // Wgmma<N> (A from registers, B by descriptor), wgmma_fence/commit/wait, pin
+
+namespace gemmtune {
+
+// Which stored operand plays which role, per layout (see above).
+template <Layout L>
+struct TmaOperandRoles {
+  static constexpr bool SWAP = L == Layout::NN;         // X = op(B)^T, Y = op(A): the MMA computes C^T
+  static constexpr bool X_K_MAJOR = L == Layout::NT;    // X stored R x K (otherwise K x R)
+  static constexpr bool Y_TRANSPOSED = L == Layout::TN; // Y stored K x S: the transform transposes it
+};
+
+// Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
+__device__ __forceinline__ constexpr int swizzled_offset(int row, int col) {
+  return row * 32 + (((col >> 2) ^ (row & 7)) << 2) + (col & 3);
+}
+
+// A wgmma descriptor of a K-major operand in the 128-byte swizzle whose k step starts at `tile`
+// (the tile's 1024-byte aligned base plus 32 bytes a k step): 8-row groups 1024 bytes apart (the
+// stride byte offset), the leading byte offset unused (1) with this swizzle.
+__device__ __forceinline__ unsigned long long wgmma_descriptor_swizzle128(const float* tile) {
+  return static_cast<unsigned long long>((shared_address(tile) & 0x3ffff) >> 4) | 1ull << 16 | 64ull << 32 |
+         1ull << 62;
+}
+
+// x's small part as the tensor cores should read it: x minus what they read of x (its bits with
+// the low 13 cleared), an exact difference, rounded to nearest TF32 by adding half a TF32 unit to
+// its bits (they truncate the rest).
+__device__ __forceinline__ unsigned tf32_small_part(float x) {
+  return __float_as_uint(x - __uint_as_float(__float_as_uint(x) & 0xffffe000u)) + 0x1000u;
+}
+
+// The exponent field of x; 0x7f800000 for infinities and NaNs.
+__device__ __forceinline__ unsigned exponent_bits(float x) { return __float_as_uint(x) & 0x7f800000u; }
+
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
+    tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+  using Roles = TmaOperandRoles<L>;
+  constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
+  constexpr int BS = BM + BN - BR;                // Y rows: the wgmma's N
+  constexpr int BK = kTmaTileK;
+  constexpr int CONSUMERS = BR / 64;
+  constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+  constexpr int K_STEPS = BK / 8;
+  constexpr int X_FLOATS = BR * BK;
+  constexpr int Y_FLOATS = BS * BK;
+  constexpr int STAGE_FLOATS = tmawgmma_stage_floats(BM, BN, L);
+  constexpr unsigned STAGE_BYTES = 4u * (X_FLOATS + Y_FLOATS);  // what the copy engine delivers a stage
+  constexpr int CONSUMER_BARRIER = 1;                           // named barrier of the MMA warpgroups
+  // With two MMA warpgroups (384 threads, 168 registers each at launch), the copy warpgroup
+  // hands registers to them: 128 x 56 + 256 x 224 fits the 64K register file. (With 40, the
+  // transposing transform and the stream-K walk spilled.) One MMA warpgroup keeps 255 as launched.
+  constexpr int kCopyRegisters = 56;
+  constexpr int kMmaRegisters = 224;
+  static_assert(BM == 64 || BM == 128, "tmawgmma: BM must be 64 or 128");
+  static_assert(BN == 64 || BN == 128, "tmawgmma: BN must be 64 or 128");
+  static_assert(STAGES >= 2, "tmawgmma: STAGES must be at least 2 (one stage computes while the next loads)");
+  static_assert(SCHEDULE >= 1 && SCHEDULE <= 3, "tmawgmma: SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)");
+  static_assert(SCHEDULE == 2 || SPLITK == 1, "tmawgmma: SPLITK must be 1 unless SCHEDULE is 2 (split-K)");
+  static_assert(ALIGN == 4, "tmawgmma: ALIGN must be 4 (TMA needs 16-byte aligned rows)");
+  static_assert(tmawgmma_smem_bytes(BM, BN, STAGES, L) <= 227 * 1024, "tmawgmma: shared memory must fit in 227 KB");
+
+  __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
+  __shared__ unsigned long long ready[STAGES];  // ... and its transform is written
+  __shared__ unsigned long long empty[STAGES];  // its readers are done with it
+  __shared__ unsigned y_special[STAGES][kTmaTransformThreads / 32];  // per transform warp: inf or NaN in Y
+  __shared__ int finishes_tile;
+  extern __shared__ float smem_unaligned[];
+  // Aligned by an offset from the declared array, so that the compiler still knows these are
+  // shared-memory addresses (32-bit, LDS/STS) rather than generic ones.
+  float* stages = smem_unaligned + ((1024 - (shared_address(smem_unaligned) & 1023)) & 1023) / 4;
+  auto x_tile = [&](int stage) { return stages + stage * STAGE_FLOATS; };
+  auto y_copied = [&](int stage) { return x_tile(stage) + X_FLOATS; };
+  auto y_small = [&](int stage) { return y_copied(stage) + Y_FLOATS; };
+  auto y_big = [&](int stage) { return Roles::Y_TRANSPOSED ? y_small(stage) + Y_FLOATS : y_copied(stage); };
+
+  const GemmParams& p = args.gemm;
+  // The host launched make_tile_schedule(..., sm_count)'s grid; the same call with the grid in
+  // place of the SM count gives the same schedule (tests/runtime/test_tile_schedule.cpp). Each
+  // role computes it after its register change: a value live across that change is spilled.
+  auto tile_schedule = [&] {
+    return make_tile_schedule(Roles::SWAP ? p.N : p.M, Roles::SWAP ? p.M : p.N, p.K, BR, BS, BK,
+                              static_cast<int>(gridDim.x), static_cast<Schedule>(SCHEDULE), SPLITK);
+  };
+  const int tid = threadIdx.x;
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&ready[s], kTmaTransformThreads);
+      mbarrier_init(&empty[s], CONSUMER_THREADS);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (warp < kTmaCopyThreads / 32) {
+    // The copy warpgroup.
+    if (CONSUMERS == 2) warpgroup_release_registers<kCopyRegisters>();
+    TileWalk walk(tile_schedule(), blockIdx.x);
+    WorkUnit unit;
+    int stage = 0;
+    unsigned phase = 0;
+    if (warp == 0) {
+      if (lane != 0) return;
+      prefetch_tensor_map(&args.x);
+      prefetch_tensor_map(&args.y);
+      while (walk.next(unit)) {
+        const int r0 = unit.tile_r * BR;
+        const int s0 = unit.tile_s * BS;
+        for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
+          mbarrier_wait(&empty[stage], phase ^ 1);
+          mbarrier_arrive_expect_bytes(&full[stage], STAGE_BYTES);
+          const int k0 = kt * BK;
+          float* x = x_tile(stage);
+          if (Roles::X_K_MAJOR) {
+            tma_load_2d(x, &args.x, k0, r0, &full[stage]);
+          } else {
+#pragma unroll
+            for (int j = 0; j < BR / 32; ++j) tma_load_2d(x + j * 1024, &args.x, r0 + 32 * j, k0, &full[stage]);
+          }
+          float* y = y_copied(stage);
+          if (Roles::Y_TRANSPOSED) {
+#pragma unroll
+            for (int j = 0; j < BS / 32; ++j) tma_load_2d(y + j * 1024, &args.y, s0 + 32 * j, k0, &full[stage]);
+          } else {
+            tma_load_2d(y, &args.y, k0, s0, &full[stage]);
+          }
+          if (++stage == STAGES) stage = 0, phase ^= 1;
+        }
+      }
+      return;
+    }
+    // The transform warps.
+    const int ttid = tid - 32;
+    while (walk.next(unit)) {
+      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
+        mbarrier_wait(&full[stage], phase);
+        unsigned top = 0;
+        if (Roles::Y_TRANSPOSED) {
+          // 4 x 4 blocks: four k rows of 4 s as copied, written as four s rows of 4 k.
+          const float* copied = y_copied(stage);
+          float* big = y_big(stage);
+          float* small = y_small(stage);
+          for (int b = ttid; b < Y_FLOATS / 16; b += kTmaTransformThreads) {
+            const int s = b % (BS / 4) * 4;
+            const int k = b / (BS / 4) * 4;
+            float v[4][4];  // [k][s]
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+              const float4 q = *reinterpret_cast<const float4*>(
+                  &copied[(s >> 5) * 1024 + swizzled_offset(k + kk, s & 31)]);
+              v[kk][0] = q.x, v[kk][1] = q.y, v[kk][2] = q.z, v[kk][3] = q.w;
+            }
+#pragma unroll
+            for (int ss = 0; ss < 4; ++ss) {
+              const int at = swizzled_offset(s + ss, k);
+              *reinterpret_cast<float4*>(&big[at]) = make_float4(v[0][ss], v[1][ss], v[2][ss], v[3][ss]);
+              *reinterpret_cast<uint4*>(&small[at]) =
+                  make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
+                             tf32_small_part(v[3][ss]));
+#pragma unroll
+              for (int kk = 0; kk < 4; ++kk) top = max(top, exponent_bits(v[kk][ss]));
+            }
+          }
+        } else {
+          const float4* copied = reinterpret_cast<const float4*>(y_copied(stage));
+          uint4* small = reinterpret_cast<uint4*>(y_small(stage));
+          for (int i = ttid; i < Y_FLOATS / 4; i += kTmaTransformThreads) {
+            const float4 v = copied[i];
+            small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
+                                  tf32_small_part(v.w));
+            top = max(max(top, max(exponent_bits(v.x), exponent_bits(v.y))),
+                      max(exponent_bits(v.z), exponent_bits(v.w)));
+          }
+        }
+        fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
+        const unsigned special = __any_sync(0xffffffffu, top == 0x7f800000u);
+        if (lane == 0) y_special[stage][warp - 1] = special;
+        mbarrier_arrive(&ready[stage]);
+        if (++stage == STAGES) stage = 0, phase ^= 1;
+      }
+    }
+    return;
+  }
+
+  // The MMA warpgroups.
+  if (CONSUMERS == 2) warpgroup_claim_registers<kMmaRegisters>();
+  const TileSchedule schedule = tile_schedule();
+  const int rows_x = Roles::SWAP ? p.N : p.M;
+  const int rows_y = Roles::SWAP ? p.M : p.N;
+  const int ctid = tid - kTmaCopyThreads;
+  const int group = lane / 4;
+  const int quad = lane % 4;
+  const int x_row = ctid / 128 * 64 + ctid / 32 % 4 * 16 + group;  // this lane's first row of X (and + 8)
+  auto x_offset = [](int r, int k) {
+    return Roles::X_K_MAJOR ? swizzled_offset(r, k) : (r >> 5) * 1024 + swizzled_offset(k, r & 31);
+  };
+  float* counters = p.workspace;
+  const long long counter_floats = (schedule.tiles() + 3) / 4 * 4;
+  float* slots = p.workspace + counter_floats;
+
+  TileWalk walk(schedule, blockIdx.x);
+  WorkUnit unit;
+  int stage = 0;
+  unsigned phase = 0;
+  float acc[BS / 8][4];
+  float tile_sum[BS / 8][4];
+  unsigned x_big[K_STEPS][4];
+  unsigned x_small[K_STEPS][4];
+  while (walk.next(unit)) {
+#pragma unroll
+    for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+    }
+    unsigned x_top = 0;
+    bool y_has_special = false;
+    for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
+      mbarrier_wait(&full[stage], phase);
+      mbarrier_wait(&ready[stage], phase);
+      const float* x = x_tile(stage);
+#pragma unroll
+      for (int s = 0; s < K_STEPS; ++s) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
+          x_big[s][e] = __float_as_uint(v);
+          x_small[s][e] = tf32_small_part(v);
+          x_top = max(x_top, exponent_bits(v));
+        }
+      }
+#pragma unroll
+      for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_special |= y_special[stage][w] != 0;
+      const float* big = y_big(stage);
+      const float* small = y_small(stage);
+      wgmma_fence();
+#pragma unroll
+      for (int s = 0; s < K_STEPS; ++s) {
+        const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
+        if (s == 0) {
+          Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
+        } else {
+          Wgmma<BS>::mma(tile_sum, x_small[s], big_desc);
+        }
+        Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
+        Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
+      }
+      wgmma_commit();
+      wgmma_wait_all();
+#pragma unroll
+      for (int s = 0; s < K_STEPS; ++s) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          pin(x_big[s][e]);
+          pin(x_small[s][e]);
+        }
+      }
+      mbarrier_arrive(&empty[stage]);
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          pin(tile_sum[j][e]);
+          acc[j][e] += tile_sum[j][e];
+        }
+      }
+      if (++stage == STAGES) stage = 0, phase ^= 1;
+    }
+
+    const int r_first = unit.tile_r * BR + x_row;
+    const int s_first = unit.tile_s * BS + 2 * quad;
+    // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
+    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_top == 0x7f800000u || y_has_special)) {
+      // Infinities or NaNs: this unit's k range again, in IEEE FP32 (see the top of the file).
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+      }
+      const int k_end = min(p.K, unit.k_end * BK);
+      for (int k = unit.k_begin * BK; k < k_end; ++k) {
+        float x[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = r_first + 8 * h;
+          x[h] = r >= rows_x ? 0.0f : Roles::SWAP ? load_b<L>(p, k, r) : load_a<L>(p, r, k);
+        }
+#pragma unroll
+        for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+          for (int c = 0; c < 2; ++c) {
+            const int s = s_first + 8 * j + c;
+            const float y = s >= rows_y ? 0.0f : Roles::SWAP ? load_a<L>(p, s, k) : load_b<L>(p, k, s);
+            acc[j][c] = fmaf(x[0], y, acc[j][c]);
+            acc[j][2 + c] = fmaf(x[1], y, acc[j][2 + c]);
+          }
+        }
+      }
+    }
+
+    if (unit.pieces > 1) {
+      // A piece of the tile: its partial sums to the workspace; the last piece to arrive finishes.
+      float4* own = reinterpret_cast<float4*>(slots + (unit.slot_base + unit.piece) * (BR * BS)) + ctid;
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) __stcg(own + j * CONSUMER_THREADS, make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3]));
+      __threadfence();
+      named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
+      if (ctid == 0) {
+        finishes_tile = atomicAdd(reinterpret_cast<unsigned*>(&counters[unit.tile]), 1u) == unit.pieces - 1u;
+      }
+      named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
+      if (!finishes_tile) continue;
+      __threadfence();
+      const float4* first = reinterpret_cast<const float4*>(slots + unit.slot_base * (BR * BS)) + ctid;
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+        float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int piece = 0; piece < unit.pieces; ++piece) {
+          const float4 term = piece == unit.piece ? make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3])
+                                                  : __ldcg(first + piece * (BR * BS / 4) + j * CONSUMER_THREADS);
+          if (piece == 0) {
+            sum = term;
+          } else {
+            sum.x += term.x, sum.y += term.y, sum.z += term.z, sum.w += term.w;
+          }
+        }
+        acc[j][0] = sum.x, acc[j][1] = sum.y, acc[j][2] = sum.z, acc[j][3] = sum.w;
+      }
+      if (ctid == 0) reinterpret_cast<unsigned*>(counters)[unit.tile] = 0u;  // for the next launch
+    }
+
+    // C = alpha acc + beta C.
+#pragma unroll
+    for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = r_first + 8 * h;
+        const int s = s_first + 8 * j;
+        if (r >= rows_x || s >= rows_y) continue;
+        const float run[2] = {acc[j][2 * h], acc[j][2 * h + 1]};
+        if (!Roles::SWAP) {
+          store_c_run<2, ALIGN>(p, r, s, run, rows_y - s);
+        } else {
+          store_c(p, s, r, run[0]);
+          if (s + 1 < rows_y) store_c(p, s + 1, r, run[1]);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gemmtune
