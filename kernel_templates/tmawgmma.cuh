@@ -60,6 +60,9 @@ struct TmaOperandRoles {
   static constexpr bool Y_TRANSPOSED = L == Layout::TN; // Y stored K x S: the transform transposes it
 };
 
+// Up to this many k tiles in a unit, its C tile is requested from L2 as the unit starts.
+constexpr int kTmaPrefetchCTiles = 4;
+
 // Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
 __device__ __forceinline__ constexpr int swizzled_offset(int row, int col) {
   return row * 32 + (((col >> 2) ^ (row & 7)) << 2) + (col & 3);
@@ -99,10 +102,11 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   constexpr unsigned STAGE_BYTES = 4u * (X_FLOATS + Y_FLOATS);  // what the copy engine delivers a stage
   constexpr int CONSUMER_BARRIER = 1;                           // named barrier of the MMA warpgroups
   // With two MMA warpgroups (384 threads, 168 registers each at launch), the copy warpgroup
-  // hands registers to them: 128 x 56 + 256 x 224 fits the 64K register file. (With 40, the
-  // transposing transform and the stream-K walk spilled.) One MMA warpgroup keeps 255 as launched.
-  constexpr int kCopyRegisters = 56;
-  constexpr int kMmaRegisters = 224;
+  // hands registers to them (128 x 48 + 256 x 232 is the 64K register file); tn's transposing
+  // transform needs 56 (then 224 for the MMA warpgroups). Fewer spilled: the stream-K walk in
+  // the MMA warpgroups at 224, the transform at 40. One MMA warpgroup keeps 255 as launched.
+  constexpr int kCopyRegisters = Roles::Y_TRANSPOSED ? 56 : 48;
+  constexpr int kMmaRegisters = Roles::Y_TRANSPOSED ? 224 : 232;
   static_assert(BM == 64 || BM == 128, "tmawgmma: BM must be 64 or 128");
   static_assert(BN == 64 || BN == 128, "tmawgmma: BN must be 64 or 128");
   static_assert(STAGES >= 2, "tmawgmma: STAGES must be at least 2 (one stage computes while the next loads)");
@@ -267,6 +271,14 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
     }
+    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
+    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
+      if (Roles::SWAP) {
+        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(p, unit.tile_s * BS, unit.tile_r * BR, ctid);
+      } else {
+        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(p, unit.tile_r * BR, unit.tile_s * BS, ctid);
+      }
+    }
     unsigned x_top = 0;
     bool y_has_special = false;
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
@@ -366,25 +378,56 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
       named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
       if (!finishes_tile) continue;
       __threadfence();
+      // The pieces in k order, a piece at a time: its BS / 8 loads are all in flight at once.
+      // tile_sum, free here, holds the running sum.
       const float4* first = reinterpret_cast<const float4*>(slots + unit.slot_base * (BR * BS)) + ctid;
+      for (int piece = 0; piece < unit.pieces; ++piece) {
 #pragma unroll
-      for (int j = 0; j < BS / 8; ++j) {
-        float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        for (int piece = 0; piece < unit.pieces; ++piece) {
+        for (int j = 0; j < BS / 8; ++j) {
           const float4 term = piece == unit.piece ? make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3])
                                                   : __ldcg(first + piece * (BR * BS / 4) + j * CONSUMER_THREADS);
           if (piece == 0) {
-            sum = term;
+            tile_sum[j][0] = term.x, tile_sum[j][1] = term.y, tile_sum[j][2] = term.z, tile_sum[j][3] = term.w;
           } else {
-            sum.x += term.x, sum.y += term.y, sum.z += term.z, sum.w += term.w;
+            tile_sum[j][0] += term.x, tile_sum[j][1] += term.y, tile_sum[j][2] += term.z, tile_sum[j][3] += term.w;
           }
         }
-        acc[j][0] = sum.x, acc[j][1] = sum.y, acc[j][2] = sum.z, acc[j][3] = sum.w;
+      }
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = tile_sum[j][e];
       }
       if (ctid == 0) reinterpret_cast<unsigned*>(counters)[unit.tile] = 0u;  // for the next launch
     }
 
-    // C = alpha acc + beta C.
+    // C = alpha acc + beta C. Every old value of C is read (into tile_sum, free here) before any
+    // output is written: interleaved, each load would wait behind the stores before it, a DRAM
+    // latency an output pair.
+    float* C = p.C;
+    auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
+                                                       : C + static_cast<long long>(r) * p.ldc + s; };
+    if (p.beta != 0.0f) {
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = r_first + 8 * h;
+          const int s = s_first + 8 * j;
+          float old[2] = {0.0f, 0.0f};
+          if (r < rows_x && s < rows_y) {
+            if (!Roles::SWAP) {
+              load_run<2, ALIGN>(c_at(r, s), rows_y - s, old);
+            } else {
+              old[0] = *c_at(r, s);
+              if (s + 1 < rows_y) old[1] = *c_at(r, s + 1);
+            }
+          }
+          tile_sum[j][2 * h] = old[0];
+          tile_sum[j][2 * h + 1] = old[1];
+        }
+      }
+    }
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -392,12 +435,17 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
         const int r = r_first + 8 * h;
         const int s = s_first + 8 * j;
         if (r >= rows_x || s >= rows_y) continue;
-        const float run[2] = {acc[j][2 * h], acc[j][2 * h + 1]};
+        float out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          out[e] = p.alpha * acc[j][2 * h + e];
+          if (p.beta != 0.0f) out[e] += p.beta * tile_sum[j][2 * h + e];
+        }
         if (!Roles::SWAP) {
-          store_c_run<2, ALIGN>(p, r, s, run, rows_y - s);
+          store_run<2, ALIGN>(c_at(r, s), out, rows_y - s);
         } else {
-          store_c(p, s, r, run[0]);
-          if (s + 1 < rows_y) store_c(p, s + 1, r, run[1]);
+          *c_at(r, s) = out[0];
+          if (s + 1 < rows_y) *c_at(r, s + 1) = out[1];
         }
       }
     }

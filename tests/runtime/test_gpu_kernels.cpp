@@ -235,12 +235,16 @@ TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits ex
 
         // The same call three times: the same bits.
         const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
-        const long long lda = a_t ? problem.M : problem.K, ldb = b_t ? problem.K : problem.N;
-        DeviceBuffer<float> a(problem.a.size()), b(problem.b.size()), c(problem.c0.size());
+        const long long lda = padded_ld(a_t ? problem.M : problem.K, true);
+        const long long ldb = padded_ld(b_t ? problem.K : problem.N, true);
+        const long long ldc = padded_ld(problem.N, true);
+        DeviceBuffer<float> a(static_cast<std::size_t>(lda) * (a_t ? problem.K : problem.M));
+        DeviceBuffer<float> b(static_cast<std::size_t>(ldb) * (b_t ? problem.N : problem.K));
+        DeviceBuffer<float> c(static_cast<std::size_t>(ldc) * problem.M);
         a.upload(testing::store_operand(problem.a, problem.M, problem.K, a_t, lda, 0, 0.0f));
         b.upload(testing::store_operand(problem.b, problem.K, problem.N, b_t, ldb, 0, 0.0f));
         GemmParams params{problem.M, problem.N, problem.K, 1.0f, 0.0f, a.data(), lda, b.data(), ldb,
-                          c.data(), problem.N, nullptr, 0};
+                          c.data(), ldc, nullptr, 0};
         Workspace workspace;
         workspace.attach(config, params, nullptr);
         std::vector<float> first;
