@@ -102,11 +102,16 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   constexpr unsigned STAGE_BYTES = 4u * (X_FLOATS + Y_FLOATS);  // what the copy engine delivers a stage
   constexpr int CONSUMER_BARRIER = 1;                           // named barrier of the MMA warpgroups
   // With two MMA warpgroups (384 threads, 168 registers each at launch), the copy warpgroup
-  // hands registers to them (128 x 48 + 256 x 232 is the 64K register file); tn's transposing
-  // transform needs 56 (then 224 for the MMA warpgroups). Fewer spilled: the stream-K walk in
-  // the MMA warpgroups at 224, the transform at 40. One MMA warpgroup keeps 255 as launched.
-  constexpr int kCopyRegisters = Roles::Y_TRANSPOSED ? 56 : 48;
+  // hands registers to them. The MMA warpgroups can only take what it gave back (the block's
+  // registers at launch; more, and setmaxnreg.inc waits for ever): 128 x (168 - 40) = 256 x
+  // (232 - 168). tn's transposing transform needs 56 (then 224 for the MMA warpgroups). With
+  // fewer, the transform spilled; one MMA warpgroup keeps the 255 it is launched with.
+  constexpr int kLaunchRegisters = 65536 / (kTmaCopyThreads + CONSUMER_THREADS) / 8 * 8;
+  constexpr int kCopyRegisters = Roles::Y_TRANSPOSED ? 56 : 40;
   constexpr int kMmaRegisters = Roles::Y_TRANSPOSED ? 224 : 232;
+  static_assert(CONSUMERS == 1 || kTmaCopyThreads * (kLaunchRegisters - kCopyRegisters) >=
+                                      CONSUMER_THREADS * (kMmaRegisters - kLaunchRegisters),
+                "tmawgmma: the MMA warpgroups cannot take more registers than the copy warpgroup gives back");
   static_assert(BM == 64 || BM == 128, "tmawgmma: BM must be 64 or 128");
   static_assert(BN == 64 || BN == 128, "tmawgmma: BN must be 64 or 128");
   static_assert(STAGES >= 2, "tmawgmma: STAGES must be at least 2 (one stage computes while the next loads)");

@@ -152,7 +152,7 @@ class TmaWgmmaFamily final : public KernelFamily {
   std::vector<ParamSpec> params_{{"BM", 128, {64, 128}},
                                  {"BN", 128, {64, 128}},
                                  {"STAGES", 3, {2, 3, 4, 5, 6}},
-                                 {"SCHEDULE", 3, {1, 2, 3}},
+                                 {"SCHEDULE", 1, {1, 2, 3}},
                                  {"SPLITK", 1, {1, 2, 4, 8, 16, 32}}};
 };
 

@@ -90,13 +90,13 @@ std::vector<KernelConfig> configs_under_test() {
   // threads, which splits B in uneven shares).
   configs.push_back(variant("wgmma", {{"BM", 64}, {"BN", 64}, {"BK", 16}}));
   configs.push_back(variant("wgmma", {{"BM", 192}, {"BN", 64}}));
-  // tmawgmma's schedules (its default is stream-K): data-parallel, split-K with one level of sums
+  // tmawgmma's schedules (its default is data-parallel): stream-K, split-K with one level of sums
   // and with empty slices on short K, one MMA warpgroup (64-row tiles, either orientation), and
   // the shallowest pipeline.
-  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 1}}));
+  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 3}}));
   configs.push_back(variant("tmawgmma", {{"SCHEDULE", 2}, {"SPLITK", 4}}));
   configs.push_back(variant("tmawgmma", {{"SCHEDULE", 2}, {"SPLITK", 32}}));
-  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 3}}));
   configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
   configs.push_back(variant("tmawgmma", {{"BM", 128}, {"BN", 64}, {"STAGES", 2}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
