@@ -12,7 +12,7 @@
 #include "build_info.hpp"
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 #include "log_options.hpp"
 #include "make_strategy.hpp"
 #include "nvrtc_compiler.hpp"

@@ -4,7 +4,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "search_space.hpp"
 
 namespace gemmtune::tuner {

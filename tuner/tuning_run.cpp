@@ -13,6 +13,7 @@
 #include "cost_model.hpp"
 #include "device.hpp"
 #include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "make_strategy.hpp"
 #include "measure_worker.hpp"
 #include "search_setup.hpp"

@@ -1,10 +1,35 @@
 #include "problem.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <vector>
+
+namespace gemmtune {
+
+std::string_view layout_name(Layout layout) {
+  switch (layout) {
+    case Layout::NN: return "nn";
+    case Layout::NT: return "nt";
+    case Layout::TN: return "tn";
+    case Layout::TT: return "tt";
+  }
+  return "??";
+}
+
+Layout parse_layout(std::string_view text) {
+  std::string key(text);
+  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    if (key == layout_name(layout)) return layout;
+  }
+  throw std::invalid_argument("unknown layout '" + std::string(text) + "' (expected nn, nt, tn or tt)");
+}
+
+}  // namespace gemmtune
 
 namespace gemmtune::tuner {
 namespace {

@@ -9,7 +9,15 @@
 #include <string>
 #include <string_view>
 
-#include "kernel_config.hpp"
+#include "gemm_params.h"
+
+namespace gemmtune {
+
+std::string_view layout_name(Layout layout);  // "nn", "nt", "tn", "tt"
+// Parses "nn"/"nt"/"tn"/"tt" (case-insensitive); throws std::invalid_argument otherwise.
+Layout parse_layout(std::string_view text);
+
+}  // namespace gemmtune
 
 namespace gemmtune::tuner {
 

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "can_implement.hpp"
 #include "dispatch_error.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 
 namespace gemmtune::dispatch {
 namespace {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "kernel_name.hpp"
+
 namespace gemmtune::dispatch {
 namespace {
 

@@ -4,6 +4,8 @@
 
 #include "dispatch_error.hpp"
 #include "dispatch_test_support.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "problem.hpp"
 #include "select_kernel.hpp"
 

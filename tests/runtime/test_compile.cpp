@@ -3,7 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 
 namespace gemmtune {
