@@ -1,24 +1,16 @@
 #include "kernel_name.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <stdexcept>
 #include <vector>
 
 #include "family_registry.hpp"
+#include "text.hpp"
 
 namespace gemmtune {
 namespace {
 
 constexpr std::string_view kNamePrefix = "gemmtune_sgemm_";
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
