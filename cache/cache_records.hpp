@@ -34,7 +34,8 @@ struct Gpu {
   GpuInfo info;
 };
 
-// One SGEMM shape. layout is "nn", "nt", "tn" or "tt" (A's then B's transposition).
+// One SGEMM shape as a row of the database. layout is "nn", "nt", "tn" or "tt" (A's then B's
+// transposition).
 struct Problem {
   std::string layout = "nn";
   std::int64_t m = 0;
@@ -43,10 +44,10 @@ struct Problem {
   auto operator<=>(const Problem&) const = default;
 };
 
-// "nn:4096x4096x4096", the way problems are written on command lines and in tables.
+// "nn:4096x4096x4096", the way problems are written on command lines and in tables. (Problems are
+// read by gemmtune::parse_problem, runtime/core/problem.hpp; runtime/store/problem_rows.hpp
+// turns them into rows.)
 std::string to_string(const Problem& problem);
-// Parses "nn:MxNxK" or "MxNxK" (layout nn); throws std::invalid_argument saying what is wrong.
-Problem parse_problem(std::string_view text);
 
 // Why a candidate has no time, or Ok. Failures are results, stored like times.
 enum class Status { Ok, CompileError, ResourceLimit, Spills, LaunchFailure, Crash, Timeout, WrongResult };

@@ -15,13 +15,15 @@
 #include "cuda_handles.hpp"
 #include "device.hpp"
 #include "exit_codes.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
 #include "problem.hpp"
+#include "problem_rows.hpp"
 #include "search_setup.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
@@ -44,8 +46,6 @@ struct Options {
   std::string db_path;
   double target_ms = 250.0;
 };
-
-using tuner::Problem;
 
 // The widest ALIGN the family offers that the call allows.
 int pick_alignment(const KernelFamily& family, int call_align) {
@@ -80,7 +80,7 @@ class Bench {
     const TimingStats cublas_time = time_launches(
         [&](int i) { cublas_sgemm(cublas.get(), problem.layout, operands.params(i, alpha, beta), stream.get()); },
         operands.count(), stream.get(), timing);
-    const std::string shape = tuner::to_string(problem);
+    const std::string shape = to_string(problem);
     spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
     add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, "reference");
@@ -173,8 +173,7 @@ class Bench {
     if (!db_) return std::nullopt;
     const auto gpu = db_->find_gpu(cache::GpuKey{device_.name, device_.cc_major, device_.cc_minor, device_.sm_count});
     if (!gpu) return std::nullopt;
-    const auto problem_id = db_->find_problem(
-        cache::Problem{std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K});
+    const auto problem_id = db_->find_problem(to_row(problem));
     if (!problem_id) return std::nullopt;
     const auto winner = db_->winner(gpu->id, *problem_id);
     if (!winner) return std::nullopt;
@@ -192,11 +191,8 @@ class Bench {
 std::vector<Problem> collect_problems(const Options& options) {
   std::vector<Problem> problems;
   try {
-    const std::string default_layout(layout_name(parse_layout(options.layout)));
-    for (const std::string& text : options.shapes) {
-      problems.push_back(
-          tuner::parse_problem(text.find(':') == std::string::npos ? default_layout + ":" + text : text));
-    }
+    const Layout default_layout = parse_layout(options.layout);
+    for (const std::string& text : options.shapes) problems.push_back(parse_problem(text, default_layout));
     if (!options.shapes_file.empty()) {
       for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
         problems.push_back(spec);
@@ -250,7 +246,7 @@ int run(const Options& options) {
   const std::vector<Problem> problems = collect_problems(options);
   std::vector<KernelConfig> named_configs = collect_named_configs(options, problems);
   std::string problem_list;
-  for (const Problem& problem : problems) problem_list += (problem_list.empty() ? "" : ", ") + tuner::to_string(problem);
+  for (const Problem& problem : problems) problem_list += (problem_list.empty() ? "" : ", ") + to_string(problem);
   spdlog::debug("{} problem(s): {}", problems.size(), problem_list);
 
   std::string why_none;
@@ -285,7 +281,7 @@ int run(const Options& options) {
   Bench bench(*device, options, std::move(db), std::move(named_configs));
   for (std::size_t i = 0; i < problems.size(); ++i) {
     // One plain line a problem, also when piped: a problem takes seconds, not a progress bar's worth.
-    spdlog::info("[{}/{}] {}", i + 1, problems.size(), tuner::to_string(problems[i]));
+    spdlog::info("[{}/{}] {}", i + 1, problems.size(), to_string(problems[i]));
     all_passed = bench.run(problems[i], table, csv) && all_passed;
   }
   table.print_markdown(std::cout);

@@ -9,7 +9,8 @@
 #include <iostream>
 
 #include "exit_codes.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 

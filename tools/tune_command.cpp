@@ -12,7 +12,7 @@
 #include "build_info.hpp"
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 #include "log_options.hpp"
 #include "make_strategy.hpp"
 #include "nvrtc_compiler.hpp"
@@ -129,7 +129,7 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
                    "tuning s", "candidates (measured/resumed/failed of space)"});
   for (const tuner::ProblemReport& p : run.problems) {
     const double flops = p.problem.flops();
-    std::vector<std::string> row{tuner::to_string(p.problem)};
+    std::vector<std::string> row{to_string(p.problem)};
     if (p.winner) {
       row.insert(row.end(), {p.winner->kernel_name, format_fixed(p.winner->median_ms, 4),
                              format_fixed(flops / p.winner->median_ms / 1e9, 2)});

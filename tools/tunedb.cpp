@@ -19,6 +19,7 @@
 #include "exit_codes.hpp"
 #include "html_report.hpp"
 #include "log_options.hpp"
+#include "problem_rows.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
 #include "tuning_db.hpp"
@@ -109,9 +110,10 @@ Database open_database(const std::string& path, OpenMode mode = OpenMode::ReadOn
   }
 }
 
+// A problem named on the command line (parse_problem's grammar), as the database's rows name it.
 Problem parse_problem_argument(const std::string& text) {
   try {
-    return parse_problem(text);
+    return gemmtune::to_row(gemmtune::parse_problem(text));
   } catch (const std::invalid_argument& error) {
     throw BadInput(error.what());
   }

@@ -2,6 +2,8 @@
 
 #include <poll.h>
 
+#include "kernel_name.hpp"
+
 namespace gemmtune::tuner {
 namespace {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <optional>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 
 namespace gemmtune::tuner {
 namespace {

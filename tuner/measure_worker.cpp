@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "can_implement.hpp"
 #include "compare.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "gemm_call.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "operand_sets.hpp"
 #include "sm_clock.hpp"

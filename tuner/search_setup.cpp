@@ -4,7 +4,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
+#include "problem_rows.hpp"
 #include "search_space.hpp"
 
 namespace gemmtune::tuner {
@@ -66,10 +68,9 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
                                            int alignment) {
   std::vector<std::pair<double, KernelConfig>> nearby;
   for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
-    if (entry.gpu != gpu || entry.problem.layout != layout_name(problem.layout)) continue;
-    const Problem other{problem.layout, static_cast<int>(entry.problem.m), static_cast<int>(entry.problem.n),
-                        static_cast<int>(entry.problem.k)};
-    if (other == problem) continue;
+    if (entry.gpu != gpu) continue;
+    const std::optional<Problem> other = from_row(entry.problem);
+    if (!other || other->layout != problem.layout || *other == problem) continue;
     try {
       KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
       const std::vector<int> aligns = find_family(config.family).alignments();
@@ -79,7 +80,7 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
           break;
         }
       }
-      nearby.emplace_back(log_distance(problem, other), config);
+      nearby.emplace_back(log_distance(problem, *other), config);
     } catch (const std::exception&) {
       // a winner from a family this build no longer has: no seed
     }

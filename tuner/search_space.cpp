@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "family_registry.hpp"
+
 namespace gemmtune::tuner {
 namespace {
 

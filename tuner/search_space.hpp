@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "family_registry.hpp"
 #include "kernel_config.hpp"
-#include "kernel_family.hpp"
 
 namespace gemmtune::tuner {
 

@@ -14,7 +14,6 @@ namespace gemmtune::tuner {
 namespace {
 
 constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
-constexpr const char* kLineForms = "a line is 'M N K [layout]', 'MxNxK [layout]' or 'layout:MxNxK'";
 
 std::string errno_message(int code) { return std::generic_category().message(code); }
 
@@ -42,72 +41,11 @@ void check_is_text(std::string_view line) {
   }
 }
 
-std::vector<std::string_view> split_fields(std::string_view text) {
-  std::vector<std::string_view> fields;
-  std::size_t start = text.find_first_not_of(" \t");
-  while (start != std::string_view::npos) {
-    const std::size_t end = text.find_first_of(" \t", start);
-    fields.push_back(text.substr(start, end - start));
-    start = text.find_first_not_of(" \t", end);
-  }
-  return fields;
-}
-
-std::string ordinal(std::size_t n) {
-  static constexpr const char* kOrdinals[] = {"first", "second", "third", "fourth", "fifth"};
-  return n < 5 ? kOrdinals[n] : "field " + std::to_string(n + 1);
-}
-
-void refuse_extra_field(const std::vector<std::string_view>& fields, std::size_t allowed) {
-  if (fields.size() > allowed) {
-    throw std::invalid_argument("unexpected " + ordinal(allowed) + " field '" +
-                                std::string(fields[allowed]) + "' (" + kLineForms + ")");
-  }
-}
-
-Layout layout_field(const std::vector<std::string_view>& fields, std::size_t index) {
-  return index < fields.size() ? parse_layout(fields[index]) : Layout::NN;
-}
-
-// A "0x..." first field is a hexadecimal number gone wrong, not "0 x ..." sizes: reading it as a
-// number gives the clearer "M must be a positive integer, got '0x10'".
-bool is_sizes_field(std::string_view field) {
-  const bool hex_prefix = field.size() > 1 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X');
-  return !hex_prefix && field.find_first_of("xX") != std::string_view::npos;
-}
-
 // The problem on one line (comment and line end already removed), or nullopt for a blank line.
-// Throws std::invalid_argument saying what is wrong.
+// Throws ProblemSyntaxError saying what is wrong.
 std::optional<Problem> parse_line(std::string_view content) {
-  const std::vector<std::string_view> fields = split_fields(content);
-  if (fields.empty()) return std::nullopt;
-
-  Problem problem;
-  std::array<int, 3> sizes{};
-  if (fields[0].find(':') != std::string_view::npos) {
-    refuse_extra_field(fields, 1);
-    problem = parse_problem(fields[0]);
-    sizes = {problem.M, problem.N, problem.K};
-  } else if (is_sizes_field(fields[0])) {
-    refuse_extra_field(fields, 2);
-    sizes = parse_dimensions(fields[0]);
-    problem.layout = layout_field(fields, 1);
-  } else {
-    static constexpr const char* kNames[] = {"M", "N", "K"};
-    for (std::size_t i = 0; i < 3; ++i) {
-      if (i >= fields.size()) {
-        throw std::invalid_argument(std::string("missing ") + kNames[i] + " (" + kLineForms + ")");
-      }
-      sizes[i] = parse_dimension(fields[i], kNames[i]);
-    }
-    refuse_extra_field(fields, 4);
-    problem.layout = layout_field(fields, 3);
-  }
-  problem.M = sizes[0];
-  problem.N = sizes[1];
-  problem.K = sizes[2];
-  if (auto violation = problem_limit_violation(problem)) throw std::invalid_argument(*violation);
-  return problem;
+  if (content.find_first_not_of(" \t") == std::string_view::npos) return std::nullopt;
+  return parse_problem(content);
 }
 
 std::string read_whole_file(const std::filesystem::path& path, std::string_view label) {
@@ -161,6 +99,8 @@ ShapesFile parse_shapes_text(std::string_view text, std::string_view file_label)
     try {
       check_is_text(line);
       problem = parse_line(line.substr(0, line.find('#')));
+    } catch (const ProblemSyntaxError& error) {
+      throw ShapesFileError(file_label, line_number, error.reason());
     } catch (const std::invalid_argument& error) {
       throw ShapesFileError(file_label, line_number, error.what());
     }

@@ -1,4 +1,5 @@
-// The shapes file `tune --shapes` reads: one problem a line.
+// The shapes file `tune --shapes` reads: one problem a line, in the grammar of parse_problem
+// (problem.hpp), which every command line shares.
 //
 //   # comment lines, blank lines and trailing comments are ignored
 //   4096 4096 4096          M N K, layout nn
@@ -6,9 +7,8 @@
 //   4096x4096x4096 nt       MxNxK [layout]
 //   nn:256x256x8192         the form tools print (to_string(Problem))
 //
-// Fields are separated by spaces or tabs; LF or CRLF line ends; a UTF-8 byte-order mark is
-// skipped. Sizes must satisfy problem_limit_violation (problem.hpp). The whole file is validated
-// before anything is returned, so that a bad line stops a run before any GPU work.
+// LF or CRLF line ends; a UTF-8 byte-order mark is skipped. The whole file is validated before
+// anything is returned, so that a bad line stops a run before any GPU work.
 #pragma once
 
 #include <filesystem>

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kernel_name.hpp"
+
 namespace gemmtune::tuner {
 
 Strategy::Strategy(const SearchSetup& setup)

@@ -13,11 +13,14 @@
 #include "cost_model.hpp"
 #include "device.hpp"
 #include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "make_strategy.hpp"
 #include "measure_worker.hpp"
+#include "problem_rows.hpp"
 #include "search_setup.hpp"
 #include "search_space.hpp"
 #include "spill_limit.hpp"
+#include "text.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::tuner {
@@ -27,15 +30,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 double seconds_since(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-cache::Problem to_cache(const Problem& problem) {
-  return cache::Problem{std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
 }
 
 std::string params_json(const KernelConfig& config) {
@@ -60,7 +54,7 @@ class ProblemTuner {
     const auto started = SteadyClock::now();
     ProblemReport report;
     report.problem = problem;
-    const std::int64_t problem_id = db_.upsert_problem(to_cache(problem));
+    const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
     const TimingStats cublas = measurer_.set_problem(problem);
     report.cublas_ms = cublas.median_ms;
     const int alignment = measurer_.problem_alignment();

@@ -4,8 +4,8 @@
 #include <climits>
 
 #include "dispatch_error.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
 
 namespace gemmtune {
 namespace dispatch {

@@ -5,14 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "can_implement.hpp"
 #include "dispatch_error.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 
 namespace gemmtune::dispatch {
 namespace {
 
-ProblemShape shape_of(const tuner::Problem& problem) {
+ProblemShape shape_of(const Problem& problem) {
   return {std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
 }
 
@@ -88,7 +90,7 @@ Choice default_choice(const RowMajorCall& call, Selection selection, Notes& note
 }  // namespace
 
 Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const SelectionPolicy& policy) {
-  const tuner::Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
+  const Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
   Selection selection;
   selection.problem = shape_of(problem);
   selection.call_align = call_alignment(call.params);
@@ -96,7 +98,7 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const S
   // Rules 1 and 2 in one pass: the exact problem is at distance 0, so it ranks first.
   std::vector<std::pair<double, const TunedProblem*>> ranked;
   for (const TunedProblem& tuned : table.of_layout(call.layout)) {
-    ranked.emplace_back(tuner::log_distance(problem, tuned.problem), &tuned);
+    ranked.emplace_back(log_distance(problem, tuned.problem), &tuned);
   }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first < b.first : a.second->problem < b.second->problem;
@@ -104,7 +106,7 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const S
 
   Notes notes;
   for (const auto& [distance, tuned] : ranked) {
-    const std::string where = tuner::to_string(tuned->problem);
+    const std::string where = to_string(tuned->problem);
     if (!tuned->config) {
       notes.add_skipped("the winner of " + where + " is unusable: " + tuned->unusable);
       continue;

@@ -23,7 +23,7 @@ struct Choice {
 
 // The rules, in order (docs/api.md):
 // 1. the winner of the tuned problem with the call's layout, M, N and K;
-// 2. else the winner of the nearest tuned problem of the same layout (tuner::log_distance;
+// 2. else the winner of the nearest tuned problem of the same layout (log_distance;
 //    ties: the smaller problem), layouts are never crossed;
 // 3. else the vectorized family's default configuration, else reg2d's.
 // A winner is taken at its own alignment or, when the call's pointers and leading dimensions

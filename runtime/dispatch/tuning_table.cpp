@@ -2,29 +2,19 @@
 
 #include <stdexcept>
 
+#include "kernel_name.hpp"
+#include "problem_rows.hpp"
+
 namespace gemmtune::dispatch {
 namespace {
 
-// The database's problem as the tuner's, or nullopt for one this build cannot represent (an
-// unknown layout, a size beyond int): such a row can serve no call.
-std::optional<tuner::Problem> to_tuner_problem(const cache::Problem& problem) {
-  const auto fits = [](std::int64_t size) { return size >= 1 && size <= tuner::kMaxDimension; };
-  if (!fits(problem.m) || !fits(problem.n) || !fits(problem.k)) return std::nullopt;
-  try {
-    return tuner::Problem{parse_layout(problem.layout), static_cast<int>(problem.m), static_cast<int>(problem.n),
-                          static_cast<int>(problem.k)};
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
-}
-
-TunedProblem make_tuned_problem(const tuner::Problem& problem, const cache::Winner& winner) {
+TunedProblem make_tuned_problem(const Problem& problem, const cache::Winner& winner) {
   TunedProblem tuned{problem, winner, std::nullopt, {}};
   try {
     KernelConfig config = parse_kernel_name(winner.kernel_name);
     if (config.layout != problem.layout) {
       tuned.unusable = winner.kernel_name + " is a " + std::string(layout_name(config.layout)) +
-                       " kernel but won the " + tuner::to_string(problem) + " problem";
+                       " kernel but won the " + to_string(problem) + " problem";
     } else {
       tuned.config = std::move(config);
     }
@@ -39,7 +29,7 @@ TunedProblem make_tuned_problem(const tuner::Problem& problem, const cache::Winn
 TuningTable::TuningTable(const std::vector<cache::WinnerEntry>& winners, const cache::GpuKey& gpu) {
   for (const cache::WinnerEntry& entry : winners) {
     if (entry.gpu != gpu) continue;
-    if (const std::optional<tuner::Problem> problem = to_tuner_problem(entry.problem)) {
+    if (const std::optional<Problem> problem = from_row(entry.problem)) {
       by_layout_[static_cast<std::size_t>(problem->layout)].push_back(make_tuned_problem(*problem, entry.winner));
     }
   }

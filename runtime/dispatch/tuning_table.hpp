@@ -15,7 +15,7 @@
 namespace gemmtune::dispatch {
 
 struct TunedProblem {
-  tuner::Problem problem;
+  Problem problem;
   cache::Winner winner;
   // The winner's configuration; nullopt when this build cannot use it (a family it does not
   // know, a malformed name, a kernel of another layout), and then `unusable` says why.

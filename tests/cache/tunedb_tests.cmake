@@ -52,7 +52,15 @@ add_tunedb_test(show 0
   ARGS show 512x512x512 --gpu h200 --db ${dbs}/a.db)
 add_tunedb_test(show_unknown_problem 2 "no measurements of nn:7x7x7"
   ARGS show nn:7x7x7 --db ${dbs}/a.db)
-add_tunedb_test(show_bad_problem 2 "expected \\[layout:\\]MxNxK" ARGS show 7x7 --db ${dbs}/a.db)
+add_tunedb_test(show_bad_problem 2 "problem '7x7': '7x7': too few dimensions \\(2; MxNxK has 3\\)"
+  ARGS show 7x7 --db ${dbs}/a.db)
+# Every place reads problems in one grammar (issue 16, case 11): 'X' as well as 'x', and messages
+# that name the fault.
+add_tunedb_test(show_upper_case_x 0 "nn:512x512x512 +\\(2 measurements\\)" ARGS show 512X512X512 --db ${dbs}/a.db)
+add_tunedb_test(show_too_many_dimensions 2 "too many dimensions \\(4; MxNxK has 3\\)"
+  ARGS show 4096x4096x4096x4096 --db ${dbs}/a.db)
+add_tunedb_test(show_too_large 2 "M = 99999999999999999999 is above the maximum 1048576"
+  ARGS show nn:99999999999999999999x1x1 --db ${dbs}/a.db)
 add_tunedb_test(export_csv 0
   "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
   ARGS export --format csv --db ${dbs}/a.db)

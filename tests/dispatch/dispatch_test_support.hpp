@@ -8,9 +8,10 @@
 
 #include "cache/cache_test_support.hpp"  // TempDir
 #include "device.hpp"
+#include "family_registry.hpp"
 #include "gemmtune/types.hpp"
 #include "kernel_config.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::dispatch::test {

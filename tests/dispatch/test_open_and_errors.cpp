@@ -6,6 +6,7 @@
 #include "dispatch_error.hpp"
 #include "dispatch_test_support.hpp"
 #include "gemmtune/runtime.hpp"
+#include "kernel_name.hpp"
 #include "runtime_impl.hpp"
 #include "tuning_source.hpp"
 

@@ -4,6 +4,8 @@
 
 #include "dispatch_error.hpp"
 #include "dispatch_test_support.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "problem.hpp"
 #include "select_kernel.hpp"
 
@@ -55,7 +57,7 @@ TEST_CASE("dispatch: an untuned shape gets the winner of the closer tuned proble
   CHECK(near_small.selection.reason == Reason::Nearest);
   CHECK(near_small.selection.kernel == kernel_name(kSmallWinner));
   CHECK(near_small.selection.tuned_problem == ProblemShape{"nn", 256, 256, 256});
-  const double expected = tuner::log_distance({Layout::NN, 300, 200, 260}, {Layout::NN, 256, 256, 256});
+  const double expected = log_distance({Layout::NN, 300, 200, 260}, {Layout::NN, 256, 256, 256});
   CHECK(near_small.selection.distance == Approx(expected));
   CHECK(near_small.selection.distance > 0.0);
 

@@ -7,9 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "family_registry.hpp"
 #include "fuzz_invariant.hpp"
 #include "kernel_config.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 
 using gemmtune::fuzz::require;
 

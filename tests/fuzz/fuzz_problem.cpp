@@ -1,4 +1,4 @@
-// tuner::parse_problem ("nn:4096x4096x4096") and the dimension parser under it: any input either
+// parse_problem ("nn:4096x4096x4096") and the dimension parser under it: any input either
 // parses to a problem within the limits that round-trips through to_string, or is refused with
 // std::invalid_argument naming the input; nothing else, and never a crash.
 #include <charconv>
@@ -11,7 +11,7 @@
 #include "problem.hpp"
 
 using gemmtune::fuzz::require;
-using namespace gemmtune::tuner;
+using namespace gemmtune;
 
 namespace {
 

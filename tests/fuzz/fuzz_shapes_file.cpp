@@ -15,6 +15,7 @@
 #include "shapes_file.hpp"
 
 using gemmtune::fuzz::require;
+using namespace gemmtune;
 using namespace gemmtune::tuner;
 
 namespace {

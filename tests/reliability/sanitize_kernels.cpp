@@ -23,7 +23,8 @@
 #include "binary_store.hpp"
 #include "cuda_handles.hpp"
 #include "device.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
 #include "support/host_gemm.hpp"
@@ -83,14 +84,14 @@ std::map<std::string, CompiledKernel> compile_all(const std::vector<KernelConfig
   for (const KernelConfig& config : configs) {
     const std::string name = kernel_name(config);
     if (cubins) {
-      if (std::optional<cache::Binary> binary = cubins->find_binary(tuner::binary_key(name, arch))) {
-        compiled.emplace(name, tuner::from_binary(*binary));
+      if (std::optional<cache::Binary> binary = cubins->find_binary(binary_key(name, arch))) {
+        compiled.emplace(name, from_binary(*binary));
         ++reused;
         continue;
       }
     }
     CompiledKernel kernel = compile_kernel(config, arch);
-    if (cubins) cubins->store_binary(tuner::to_binary(kernel));
+    if (cubins) cubins->store_binary(to_binary(kernel));
     compiled.emplace(name, std::move(kernel));
   }
   std::cout << configs.size() << " kernels for " << arch << ": " << configs.size() - reused << " compiled, " << reused

@@ -7,9 +7,10 @@
 #include <algorithm>
 
 #include "database_probe.hpp"
+#include "family_registry.hpp"
 #include "faulty_family.hpp"
 #include "kernel_config.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "kernel_sources.hpp"
 #include "nvrtc_compiler.hpp"
 #include "tune_process.hpp"

@@ -5,7 +5,8 @@
 #include <array>
 
 #include "error.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 
 namespace gemmtune {

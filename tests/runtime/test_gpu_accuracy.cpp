@@ -11,7 +11,7 @@
 
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
 #include "support/gpu_or_skip.hpp"

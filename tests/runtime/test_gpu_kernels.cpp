@@ -11,8 +11,9 @@
 #include <string_view>
 
 #include "cuda_handles.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
 #include "support/gpu_or_skip.hpp"

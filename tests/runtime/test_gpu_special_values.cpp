@@ -8,7 +8,8 @@
 #include <string>
 
 #include "cuda_handles.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
 #include "support/gpu_or_skip.hpp"

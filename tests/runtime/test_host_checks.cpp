@@ -5,9 +5,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "can_implement.hpp"
 #include "compare.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
-#include "kernel_family.hpp"
 #include "timing.hpp"
 
 namespace gemmtune {

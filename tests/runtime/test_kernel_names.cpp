@@ -1,7 +1,8 @@
 // A kernel's name is a pure function of its configuration, and parse_kernel_name inverts it.
 #include <catch2/catch.hpp>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 
 namespace gemmtune {
 namespace {

@@ -22,7 +22,8 @@
 #include <regex>
 #include <set>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "kernel_sources.hpp"
 
 using namespace gemmtune;

@@ -2,7 +2,8 @@
 #include <cmath>
 
 #include "cost_model.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "search_space.hpp"
 
 using namespace gemmtune;

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "guided_strategy.hpp"
+#include "kernel_name.hpp"
 #include "search_setup.hpp"
 #include "tuning_db.hpp"
 

@@ -2,7 +2,8 @@
 #include <functional>
 #include <set>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "search_setup.hpp"
 #include "search_space.hpp"
 

@@ -9,6 +9,7 @@
 
 namespace fs = std::filesystem;
 using gemmtune::Layout;
+using namespace gemmtune;
 using namespace gemmtune::tuner;
 
 namespace {
@@ -98,11 +99,11 @@ TEST_CASE("shapes file: the largest allowed problem is accepted", "[shapes]") {
 
 TEST_CASE("shapes file: a missing field names the field and the line", "[shapes]") {
   CHECK(error_of("64 64 64\n64 64\n") ==
-        "shapes.txt:2: missing K (a line is 'M N K [layout]', 'MxNxK [layout]' or 'layout:MxNxK')");
+        "shapes.txt:2: missing K (a problem is 'M N K [layout]', 'MxNxK [layout]' or '[layout:]MxNxK')");
   CHECK(error_of("\n\n64 # only M\n") ==
-        "shapes.txt:3: missing N (a line is 'M N K [layout]', 'MxNxK [layout]' or 'layout:MxNxK')");
-  CHECK(error_of("64x64\n") == "shapes.txt:1: '64x64' has 2 sizes, MxNxK needs 3");
-  CHECK(error_of("64x64x64x64\n") == "shapes.txt:1: '64x64x64x64' has 4 sizes, MxNxK needs 3");
+        "shapes.txt:3: missing N (a problem is 'M N K [layout]', 'MxNxK [layout]' or '[layout:]MxNxK')");
+  CHECK(error_of("64x64\n") == "shapes.txt:1: '64x64': too few dimensions (2; MxNxK has 3)");
+  CHECK(error_of("64x64x64x64\n") == "shapes.txt:1: '64x64x64x64': too many dimensions (4; MxNxK has 3)");
 }
 
 TEST_CASE("shapes file: a field that is not a positive decimal integer is refused", "[shapes]") {
@@ -116,6 +117,14 @@ TEST_CASE("shapes file: a field that is not a positive decimal integer is refuse
   CHECK(error_of("4 0 4\n") == "shapes.txt:1: N must be a positive integer, got '0'");
   CHECK(error_of("4x4x000\n") == "shapes.txt:1: K must be a positive integer, got '000'");
   CHECK(error_of("4xx4\n") == "shapes.txt:1: N must be a positive integer, got ''");
+}
+
+TEST_CASE("shapes file: a line of thousands of characters is echoed cut short", "[shapes]") {
+  const std::string digits(10000, '7');
+  CHECK(error_of("1 " + digits + " 1\n") ==
+        "shapes.txt:1: N = 77777777777777777777777777777777... (10000 characters) is above the maximum 1048576 (2^20)");
+  CHECK(error_of("1 1 1 " + std::string(3000, 'z') + "\n") ==
+        "shapes.txt:1: unknown layout 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...' (3000 characters) (expected nn, nt, tn or tt)");
 }
 
 TEST_CASE("shapes file: sizes above the documented limits are refused", "[shapes]") {
@@ -135,19 +144,19 @@ TEST_CASE("shapes file: sizes above the documented limits are refused", "[shapes
 
 TEST_CASE("shapes file: extra fields and unknown layouts are refused", "[shapes]") {
   CHECK(error_of("64 64 64 nn extra\n") ==
-        "shapes.txt:1: unexpected fifth field 'extra' (a line is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'layout:MxNxK')");
+        "shapes.txt:1: unexpected fifth field 'extra' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
+        "'[layout:]MxNxK')");
   CHECK(error_of("64x64x64 nn 5\n") ==
-        "shapes.txt:1: unexpected third field '5' (a line is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'layout:MxNxK')");
+        "shapes.txt:1: unexpected third field '5' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
+        "'[layout:]MxNxK')");
   CHECK(error_of("nn:64x64x64 tt\n") ==
-        "shapes.txt:1: unexpected second field 'tt' (a line is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'layout:MxNxK')");
+        "shapes.txt:1: unexpected second field 'tt' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
+        "'[layout:]MxNxK')");
   CHECK(error_of("64 64 64 nx\n") == "shapes.txt:1: unknown layout 'nx' (expected nn, nt, tn or tt)");
   CHECK(error_of("64 64 64 64\n") == "shapes.txt:1: unknown layout '64' (expected nn, nt, tn or tt)");
   CHECK(error_of("64x64x64 n\n") == "shapes.txt:1: unknown layout 'n' (expected nn, nt, tn or tt)");
   CHECK(error_of("xn:64x64x64\n") ==
-        "shapes.txt:1: problem 'xn:64x64x64': unknown layout 'xn' (expected nn, nt, tn or tt)");
+        "shapes.txt:1: unknown layout 'xn' (expected nn, nt, tn or tt)");
 }
 
 TEST_CASE("shapes file: binary content is refused at its line", "[shapes]") {
@@ -200,8 +209,8 @@ TEST_CASE("shapes file: read from disk, errors are labelled with the path as giv
   CHECK(parse_shapes_file(good).problems == std::vector{spec(Layout::TN, 256, 256, 256, 2)});
 
   const fs::path bad = dir.write("bad.txt", "256 256 256\n256 256\n");
-  CHECK_THROWS_WITH(parse_shapes_file(bad), bad.string() + ":2: missing K (a line is 'M N K [layout]', "
-                                                           "'MxNxK [layout]' or 'layout:MxNxK')");
+  CHECK_THROWS_WITH(parse_shapes_file(bad), bad.string() + ":2: missing K (a problem is 'M N K [layout]', "
+                                                           "'MxNxK [layout]' or '[layout:]MxNxK')");
   const fs::path empty = dir.write("empty.txt", "");
   CHECK_THROWS_WITH(parse_shapes_file(empty),
                     empty.string() + ": no problems in it (empty, or only comments and blank lines)");

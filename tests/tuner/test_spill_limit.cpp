@@ -2,6 +2,7 @@
 // `spills` without a measurement (tuner/spill_limit.hpp).
 #include <catch2/catch.hpp>
 
+#include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 #include "spill_limit.hpp"
 

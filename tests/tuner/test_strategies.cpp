@@ -6,7 +6,9 @@
 #include <set>
 
 #include "cost_model.hpp"
+#include "family_registry.hpp"
 #include "guided_strategy.hpp"
+#include "kernel_name.hpp"
 #include "make_strategy.hpp"
 #include "search_space.hpp"
 

@@ -6,7 +6,8 @@
 #include <thread>
 
 #include "compile_pool.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "worker_process.hpp"
 
 namespace gemmtune::tuner {

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+
+#include "text.hpp"
 
 namespace gemmtune::report {
 namespace {
@@ -26,13 +27,6 @@ constexpr std::array<KnownGpu, 3> kKnownGpus = {{
     {"H100 SXM", 66.9, "H100 SXM FP32 peak at boost clock", 3350,
      "H100 SXM data-sheet bandwidth (not measured)"},
 }};
-
-std::string lower(std::string_view text) {
-  std::string result(text);
-  std::transform(result.begin(), result.end(), result.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return result;
-}
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 #include "kernel_sources.hpp"
 
 namespace gemmtune::testing {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "kernel_name.hpp"
 
 namespace gemmtune {
 

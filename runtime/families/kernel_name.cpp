@@ -1,23 +1,16 @@
-#include "kernel_config.hpp"
+#include "kernel_name.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <stdexcept>
+#include <vector>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "text.hpp"
 
 namespace gemmtune {
 namespace {
 
 constexpr std::string_view kNamePrefix = "gemmtune_sgemm_";
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
@@ -51,44 +44,6 @@ int parse_field(std::string_view field, std::string_view tag, std::string_view n
 }
 
 }  // namespace
-
-std::string_view layout_name(Layout layout) {
-  switch (layout) {
-    case Layout::NN: return "nn";
-    case Layout::NT: return "nt";
-    case Layout::TN: return "tn";
-    case Layout::TT: return "tt";
-  }
-  return "??";
-}
-
-Layout parse_layout(std::string_view text) {
-  const std::string key = lower(text);
-  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-    if (key == layout_name(layout)) return layout;
-  }
-  throw std::invalid_argument("unknown layout '" + std::string(text) +
-                              "' (expected nn, nt, tn or tt)");
-}
-
-int KernelConfig::get(std::string_view param) const {
-  for (const auto& [name, value] : params) {
-    if (name == param) return value;
-  }
-  throw std::out_of_range("configuration of family '" + family + "' has no parameter '" +
-                          std::string(param) + "'");
-}
-
-void KernelConfig::set(std::string_view param, int value) {
-  for (auto& [name, current] : params) {
-    if (name == param) {
-      current = value;
-      return;
-    }
-  }
-  throw std::out_of_range("configuration of family '" + family + "' has no parameter '" +
-                          std::string(param) + "'");
-}
 
 std::string kernel_name(const KernelConfig& config) {
   std::string name(kNamePrefix);

@@ -4,8 +4,7 @@
 
 #include "problem.hpp"
 
-using gemmtune::Layout;
-using namespace gemmtune::tuner;
+using namespace gemmtune;
 
 TEST_CASE("problem: to_string gives layout:MxNxK", "[problem]") {
   CHECK(to_string(Problem{Layout::NN, 4096, 4096, 4096}) == "nn:4096x4096x4096");
@@ -22,15 +21,61 @@ TEST_CASE("problem: parse_problem inverts to_string", "[problem]") {
   CHECK(parse_problem("TT:8X16x32") == Problem{Layout::TT, 8, 16, 32});
 }
 
+TEST_CASE("problem: every place reads the same grammar", "[problem]") {
+  const Problem square{Layout::NN, 4096, 4096, 4096};
+  CHECK(parse_problem("4096x4096x4096") == square);
+  CHECK(parse_problem("4096X4096X4096") == square);
+  CHECK(parse_problem("nn:4096x4096x4096") == square);
+  CHECK(parse_problem("NN:4096X4096x4096") == square);
+  CHECK(parse_problem("4096 4096 4096") == square);
+  CHECK(parse_problem("4096\t4096  4096 nn") == square);
+  CHECK(parse_problem("  4096x4096x4096 TN ") == Problem{Layout::TN, 4096, 4096, 4096});
+  CHECK(parse_problem("64 32 16 nt") == Problem{Layout::NT, 64, 32, 16});
+  // A problem that names no layout takes the caller's default (gemmbench --layout).
+  CHECK(parse_problem("64x32x16", Layout::TT) == Problem{Layout::TT, 64, 32, 16});
+  CHECK(parse_problem("nt:64x32x16", Layout::TT) == Problem{Layout::NT, 64, 32, 16});
+}
+
 TEST_CASE("problem: parse_problem says what is wrong", "[problem]") {
-  CHECK_THROWS_WITH(parse_problem("4096x4096x4096"),
-                    "problem '4096x4096x4096': expected 'layout:MxNxK', e.g. 'nn:4096x4096x4096'");
   CHECK_THROWS_WITH(parse_problem("nq:1x1x1"), "problem 'nq:1x1x1': unknown layout 'nq' (expected nn, nt, tn or tt)");
-  CHECK_THROWS_WITH(parse_problem("nn:1x1"), "problem 'nn:1x1': '1x1' has 2 sizes, MxNxK needs 3");
   CHECK_THROWS_WITH(parse_problem("nn:1x-1x1"), "problem 'nn:1x-1x1': N must be a positive integer, got '-1'");
   CHECK_THROWS_WITH(parse_problem("nn:65536x65536x1"),
                     "problem 'nn:65536x65536x1': C has M*N = 4294967296 elements; the limit is 2^31 - 1 so "
                     "that element indices fit in 32-bit ints");
+  CHECK_THROWS_WITH(parse_problem(""), "problem '': no problem given (a problem is 'M N K [layout]', "
+                                       "'MxNxK [layout]' or '[layout:]MxNxK')");
+  CHECK_THROWS_WITH(parse_problem("64 64"), "problem '64 64': missing K (a problem is 'M N K [layout]', "
+                                            "'MxNxK [layout]' or '[layout:]MxNxK')");
+}
+
+TEST_CASE("problem: the wrong number of dimensions is named as such", "[problem]") {
+  CHECK_THROWS_WITH(parse_problem("4096x4096x4096x4096"),
+                    "problem '4096x4096x4096x4096': '4096x4096x4096x4096': too many dimensions (4; MxNxK has 3)");
+  CHECK_THROWS_WITH(parse_problem("nn:1x1"), "problem 'nn:1x1': '1x1': too few dimensions (2; MxNxK has 3)");
+}
+
+TEST_CASE("problem: a size too large says so, and the limit", "[problem]") {
+  CHECK_THROWS_WITH(parse_problem("99999999999999999999"),
+                    "problem '99999999999999999999': M = 99999999999999999999 is above the maximum 1048576 (2^20)");
+  CHECK_THROWS_WITH(parse_problem("nn:99999999999999999999x1x1"),
+                    "problem 'nn:99999999999999999999x1x1': M = 99999999999999999999 is above the maximum 1048576 "
+                    "(2^20)");
+  CHECK_THROWS_WITH(parse_problem("1x1048577x1"), "problem '1x1048577x1': N = 1048577 is above the maximum 1048576 (2^20)");
+}
+
+TEST_CASE("problem: echoed input is cut to a readable length", "[problem]") {
+  const std::string digits(10000, '9');
+  CHECK_THROWS_WITH(parse_problem("1x" + digits + "x1"),
+                    "problem '1x999999999999999999999999999999...' (10004 characters): N = "
+                    "99999999999999999999999999999999... (10000 characters) is above the maximum 1048576 (2^20)");
+  const std::string letters(5000, 'q');
+  try {
+    parse_problem("nn:1x1x" + letters);
+    FAIL("parsed");
+  } catch (const ProblemSyntaxError& error) {
+    CHECK(error.reason() == "K must be a positive integer, got 'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq...' (5000 characters)");
+    CHECK(std::string(error.what()).size() < 200);
+  }
 }
 
 TEST_CASE("problem: limits are checked on every size and matrix", "[problem]") {

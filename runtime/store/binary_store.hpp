@@ -8,7 +8,7 @@
 #include "cache_records.hpp"
 #include "nvrtc_compiler.hpp"
 
-namespace gemmtune::tuner {
+namespace gemmtune {
 
 // The key of `kernel_name` compiled for `arch` by this build (its family's source texts, options,
 // NVRTC). Throws std::invalid_argument for a name that does not parse.
@@ -16,4 +16,4 @@ cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& a
 cache::Binary to_binary(const CompiledKernel& compiled);
 CompiledKernel from_binary(const cache::Binary& binary);
 
-}  // namespace gemmtune::tuner
+}  // namespace gemmtune

@@ -1,6 +1,6 @@
 #include "workspace.hpp"
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
 
 namespace gemmtune {
 

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "kernel_family.hpp"
+#include "problem.hpp"
 
 namespace gemmtune {
 
@@ -28,20 +28,6 @@ int call_alignment(const GemmParams& p) {
     if (pointers && strides) return align;
   }
   return 1;
-}
-
-std::optional<std::string> can_implement(const KernelConfig& config, const GemmParams& p) {
-  const KernelFamily& family = find_family(config.family);
-  if (auto reason = family.check(config)) return reason;
-  if (config.align > call_alignment(p)) {
-    return kernel_name(config) + ": needs pointers and leading dimensions aligned to " +
-           std::to_string(config.align) + " floats; this call allows " + std::to_string(call_alignment(p));
-  }
-  const LaunchShape shape = family.launch_shape(config, p.M, p.N);
-  if (shape.grid[1] > 65535 || shape.grid[2] > 65535) {
-    return kernel_name(config) + ": grid of " + std::to_string(shape.grid[1]) + " rows exceeds 65535";
-  }
-  return std::nullopt;
 }
 
 std::string describe_call(const GemmParams& p, Layout layout) {

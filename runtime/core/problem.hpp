@@ -1,17 +1,23 @@
-// One GEMM problem as the tuner sees it: the operand layout and the sizes M, N, K. Its text form
-// "nn:4096x4096x4096" is the key of tuned shapes in logs and in the database.
+// One GEMM problem: the operand layout and the sizes M, N, K. The one value type the tuner, the
+// database boundary (cache/problem_rows.hpp), dispatch and the tools share, with the one grammar
+// every command line and shapes file reads problems in. Its text form "nn:4096x4096x4096" is the
+// key of tuned shapes in logs and in the database.
 #pragma once
 
-#include <array>
 #include <compare>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include "kernel_config.hpp"
+#include "gemm_params.h"
 
-namespace gemmtune::tuner {
+namespace gemmtune {
+
+std::string_view layout_name(Layout layout);  // "nn", "nt", "tn", "tt"
+// Parses "nn"/"nt"/"tn"/"tt" (case-insensitive); throws std::invalid_argument otherwise.
+Layout parse_layout(std::string_view text);
 
 // Limits on what can be tuned. A dimension above 2^20 is no realistic single-GPU SGEMM; and every
 // matrix (A: M x K, B: K x N, C: M x N) must have fewer than 2^31 elements so that any element
@@ -37,16 +43,32 @@ struct Problem {
 // "nn:4096x4096x4096"
 std::string to_string(const Problem& problem);
 
-// The inverse of to_string (layout case-insensitive, 'x' or 'X' between the sizes). Throws
-// std::invalid_argument saying what is wrong, including a violation of the limits above.
-Problem parse_problem(std::string_view text);
+// A text that is not a problem. what() reads "problem 'TEXT': REASON" (TEXT cut to a readable
+// length); reason() is REASON alone, for messages that say where the text came from instead
+// ("shapes.txt:3: REASON").
+class ProblemSyntaxError : public std::invalid_argument {
+ public:
+  ProblemSyntaxError(std::string_view text, const std::string& reason);
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
+// The one grammar of a problem, wherever one is read (command lines, shapes files, databases):
+//   [layout:]MxNxK      e.g. "nn:4096x4096x4096", "4096X4096X4096"
+//   MxNxK layout        e.g. "4096x4096x4096 tn"
+//   M N K [layout]      e.g. "4096 4096 4096 tn"
+// Fields are separated by spaces or tabs, 'x' or 'X' separates sizes, the layout is any case,
+// and a problem that names none has `default_layout`. Sizes are decimal digits in
+// 1..kMaxDimension, and no matrix may reach kMaxMatrixElements (problem_limit_violation). Throws
+// ProblemSyntaxError naming the fault: the field, too many or too few dimensions, a size too
+// large with the limit.
+Problem parse_problem(std::string_view text, Layout default_layout = Layout::NN);
 
 // `text` as dimension `name` ("M", "N" or "K"): a decimal integer in 1..kMaxDimension. Throws
 // std::invalid_argument such as "K must be a positive integer, got '-3'".
 int parse_dimension(std::string_view text, std::string_view name);
-
-// "4096x4096x4096" (or with 'X') -> {M, N, K}, each through parse_dimension.
-std::array<int, 3> parse_dimensions(std::string_view text);
 
 // Why the problem cannot be tuned (a size out of 1..kMaxDimension, a matrix of kMaxMatrixElements
 // or more elements), or nullopt when it can.
@@ -58,4 +80,4 @@ std::optional<std::string> problem_limit_violation(const Problem& problem);
 // both rely on this to never cross layouts).
 double log_distance(const Problem& a, const Problem& b);
 
-}  // namespace gemmtune::tuner
+}  // namespace gemmtune

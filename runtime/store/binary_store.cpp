@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 
-namespace gemmtune::tuner {
+namespace gemmtune {
 
 cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch) {
   const KernelFamily& family = find_family(parse_kernel_name(kernel_name).family);
@@ -33,4 +34,4 @@ CompiledKernel from_binary(const cache::Binary& binary) {
   return compiled;
 }
 
-}  // namespace gemmtune::tuner
+}  // namespace gemmtune

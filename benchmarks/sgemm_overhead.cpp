@@ -19,6 +19,7 @@
 #include "device.hpp"
 #include "gemmtune/runtime.hpp"
 #include "kernel_config.hpp"
+#include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
 

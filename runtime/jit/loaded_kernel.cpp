@@ -1,6 +1,9 @@
 #include "loaded_kernel.hpp"
 
+#include "can_implement.hpp"
+#include "family_registry.hpp"
 #include "gemm_call.hpp"
+#include "kernel_name.hpp"
 
 namespace gemmtune {
 

@@ -1,12 +1,11 @@
-// Checks on one GEMM call (shape, pointers, leading dimensions) and on whether a configuration
-// can serve it, made on the host before anything is launched.
+// Checks on one GEMM call (shape, pointers, leading dimensions), made on the host before anything
+// is launched, and how it reads in messages.
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include "gemm_params.h"
-#include "kernel_config.hpp"
 
 namespace gemmtune {
 
@@ -16,10 +15,6 @@ std::optional<std::string> validate_call(const GemmParams& params, Layout layout
 
 // The widest access (in floats: 4, 2 or 1) that every pointer and leading dimension allows.
 int call_alignment(const GemmParams& params);
-
-// Why `config` cannot run this call (family refuses the config, wrong layout, alignment wider
-// than the call allows, grid too large), or nullopt.
-std::optional<std::string> can_implement(const KernelConfig& config, const GemmParams& params);
 
 // "nn 1000x999x777" for messages.
 std::string describe_call(const GemmParams& params, Layout layout);

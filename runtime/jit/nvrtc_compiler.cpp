@@ -7,7 +7,8 @@
 #include <stdexcept>
 
 #include "error.hpp"
-#include "kernel_family.hpp"
+#include "family_registry.hpp"
+#include "kernel_name.hpp"
 #include "kernel_sources.hpp"
 
 namespace gemmtune {
