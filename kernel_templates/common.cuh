@@ -18,10 +18,16 @@ __device__ __forceinline__ float load_b(const GemmParams& p, int k, int n) {
                             : p.B[static_cast<long long>(k) * p.ldb + n];
 }
 
+// alpha * acc, where alpha == 0 means, as in BLAS, that A and B take no part in the result: they
+// may hold infinities or NaNs, which 0 * acc would carry into C.
+__device__ __forceinline__ float alpha_times(const GemmParams& p, float acc) {
+  return p.alpha == 0.0f ? 0.0f : p.alpha * acc;
+}
+
 // C(m, n) = alpha * acc + beta * C(m, n). With beta == 0, C is not read: it may hold NaN.
 __device__ __forceinline__ void store_c(const GemmParams& p, int m, int n, float acc) {
   float* c = p.C + static_cast<long long>(m) * p.ldc + n;
-  *c = p.beta == 0.0f ? p.alpha * acc : p.alpha * acc + p.beta * *c;
+  *c = p.beta == 0.0f ? alpha_times(p, acc) : alpha_times(p, acc) + p.beta * *c;
 }
 
 // Asks L2 for the line holding `address` (a hint: nothing waits for it).
@@ -145,7 +151,7 @@ __device__ __forceinline__ void store_c_run(const GemmParams& p, int m, int n, c
   float* c = p.C + static_cast<long long>(m) * p.ldc + n;
   float out[WIDTH];
 #pragma unroll
-  for (int e = 0; e < WIDTH; ++e) out[e] = p.alpha * acc[e];
+  for (int e = 0; e < WIDTH; ++e) out[e] = alpha_times(p, acc[e]);
   if (p.beta != 0.0f) {
     float old[WIDTH];
     load_run<WIDTH, ALIGN>(c, valid, old);

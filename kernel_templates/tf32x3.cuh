@@ -24,6 +24,7 @@
 
 #include "common.cuh"
 #include "cp_async.cuh"
+#include "special_values.cuh"
 #include "splitk_epilogue.cuh"
 
 namespace gemmtune {
@@ -92,8 +93,9 @@ struct Tf32x3Tile {
 // mma code relies on it: ptxas passes the unmasked x + 0x1000 to HMMA). So big is x's bits plus
 // half a TF32 unit (rounding to nearest once the low bits are dropped), small is the exact
 // remainder x - big, and the tensor cores truncate small in turn. Three instructions an element,
-// against seven for two cvt.rna.tf32 (which also check for infinities: an infinite x gives a NaN
-// product either way, as x - big is inf - inf).
+// against seven for two cvt.rna.tf32. Infinities, NaNs and extreme magnitudes do not survive the
+// split (x - big is inf - inf, and x + 0x1000 can overflow near FLT_MAX): the kernels watch for
+// them and compute such blocks again with FFMA (special_values.cuh).
 __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
   big = __float_as_uint(x) + 0x1000u;
   small = __float_as_uint(x - __uint_as_float(big & 0xffffe000u));
@@ -134,8 +136,8 @@ __device__ __forceinline__ void store_mma_tiles(const GemmParams& p, float (&acc
           float* run = &acc[i][j][2 * half];
           const int m = m_first + 16 * i + 8 * half;
           const int n = n_first + 8 * j;
-          run[0] *= p.alpha;
-          run[1] *= p.alpha;
+          run[0] = alpha_times(p, run[0]);
+          run[1] = alpha_times(p, run[1]);
           if (p.beta != 0.0f && m < p.M && n < p.N) {
             float old[2];
             load_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, p.N - n, old);
@@ -241,6 +243,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
   if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[MMA_M][MMA_N][4] = {};
+  SplitHazardScan hazards;  // what this thread splits (special_values.cuh)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) load_stage(s);
@@ -266,14 +269,20 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
       for (int i = 0; i < MMA_M; ++i) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          split_tf32(a_lane[ATile::at(16 * i + e % 2 * 8, k + e / 2 * 4)], a_big[i][e], a_small[i][e]);
+          const float a = a_lane[ATile::at(16 * i + e % 2 * 8, k + e / 2 * 4)];
+          hazards.see(a);
+          split_tf32(a, a_big[i][e], a_small[i][e]);
         }
       }
 #pragma unroll
       for (int j = 0; j < MMA_N; ++j) {
         unsigned b_big[2], b_small[2];
 #pragma unroll
-        for (int e = 0; e < 2; ++e) split_tf32(b_lane[BTile::at(8 * j, k + e * 4)], b_big[e], b_small[e]);
+        for (int e = 0; e < 2; ++e) {
+          const float b = b_lane[BTile::at(8 * j, k + e * 4)];
+          hazards.see(b);
+          split_tf32(b, b_big[e], b_small[e]);
+        }
         // The tensor cores sum this k step from zero (the small terms first), and the FP32 pipe
         // adds it to the running sum, rounding to nearest. The MMA's own accumulation truncates:
         // with the running sum kept in the MMA, the error against FP64 grew in proportion to K
@@ -292,6 +301,11 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
     }
   }
   cp_async_wait<0>();
+  // The warps' fragments cover both tiles: if any thread split an infinity, a NaN or an extreme
+  // magnitude, the block's slice of K again with FFMA (special_values.cuh).
+  if (__syncthreads_or(hazards.found()) && p.alpha != 0.0f) {
+    ffma_mma_fragments<L>(p, acc, m_first, n_first, k_begin, k_end);
+  }
 
   store_mma_tiles<MMA_M, MMA_N, BM, BN, THREADS, SPLITK, ALIGN>(p, acc, m_first, n_first, m0, n0, tid);
 }

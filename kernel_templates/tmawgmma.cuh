@@ -7,7 +7,7 @@
 //   until a stage is free, then asks TMA for the stage's two operand tiles.
 // - warps 1-3, the transform: once a stage has landed, they write the small part of the
 //   shared-memory operand beside it (and its transposed big part, for tn), and raise a flag where
-//   the tile holds an infinity or a NaN.
+//   the tile holds an infinity, a NaN or an extreme magnitude.
 // - the MMA warpgroups (1 or 2): each splits its 64 rows of the register operand into big and
 //   small parts as it loads them, issues the tile's 3 * BK / 8 wgmmas into a sum started from
 //   zero, releases the stage, and adds the sum to its accumulators in FP32 (the tensor cores
@@ -34,9 +34,10 @@
 // (tests/runtime/test_gpu_accuracy.cpp).
 //
 // Special values. The split cannot represent infinities (inf - inf is NaN, and 0 * inf in a cross
-// term gives NaN where IEEE arithmetic gives inf). A unit whose operand tiles hold an infinity or
-// a NaN is therefore computed again with FFMA from global memory: IEEE FP32 results, at a cost
-// paid only by the tiles that touch such values.
+// term gives NaN where IEEE arithmetic gives inf), nor tiny magnitudes whose parts the tensor cores
+// may flush. A unit whose operand tiles hold an infinity, a NaN or an extreme magnitude is
+// therefore computed again with FFMA from global memory (special_values.cuh): IEEE FP32 results,
+// at a cost paid only by the tiles that touch such values.
 //
 // Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
 // last piece of a tile to arrive adds all pieces in k order (tile_schedule.h). Workspace layout
@@ -45,6 +46,7 @@
 
 #include "common.cuh"
 #include "sm90_pipeline.cuh"
+#include "special_values.cuh"
 #include "tile_schedule.h"
 #include "tma_params.h"
 #include "tmawgmma_shape.h"
@@ -82,9 +84,6 @@ __device__ __forceinline__ unsigned long long wgmma_descriptor_swizzle128(const 
 __device__ __forceinline__ unsigned tf32_small_part(float x) {
   return __float_as_uint(x - __uint_as_float(__float_as_uint(x) & 0xffffe000u)) + 0x1000u;
 }
-
-// The exponent field of x; 0x7f800000 for infinities and NaNs.
-__device__ __forceinline__ unsigned exponent_bits(float x) { return __float_as_uint(x) & 0x7f800000u; }
 
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
@@ -198,7 +197,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     while (walk.next(unit)) {
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         mbarrier_wait(&full[stage], phase);
-        unsigned top = 0;
+        SplitHazardScan hazards;
         if (Roles::Y_TRANSPOSED) {
           // 4 x 4 blocks: four k rows of 4 s as copied, written as four s rows of 4 k.
           const float* copied = y_copied(stage);
@@ -222,7 +221,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
                   make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
                              tf32_small_part(v[3][ss]));
 #pragma unroll
-              for (int kk = 0; kk < 4; ++kk) top = max(top, exponent_bits(v[kk][ss]));
+              for (int kk = 0; kk < 4; ++kk) hazards.see(v[kk][ss]);
             }
           }
         } else {
@@ -232,12 +231,11 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
             const float4 v = copied[i];
             small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
                                   tf32_small_part(v.w));
-            top = max(max(top, max(exponent_bits(v.x), exponent_bits(v.y))),
-                      max(exponent_bits(v.z), exponent_bits(v.w)));
+            hazards.see(v.x), hazards.see(v.y), hazards.see(v.z), hazards.see(v.w);
           }
         }
         fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
-        const unsigned special = __any_sync(0xffffffffu, top == 0x7f800000u);
+        const unsigned special = __any_sync(0xffffffffu, hazards.found());
         if (lane == 0) y_special[stage][warp - 1] = special;
         mbarrier_arrive(&ready[stage]);
         if (++stage == STAGES) stage = 0, phase ^= 1;
@@ -284,7 +282,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(p, unit.tile_r * BR, unit.tile_s * BS, ctid);
       }
     }
-    unsigned x_top = 0;
+    SplitHazardScan x_hazards;
     bool y_has_special = false;
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
@@ -297,7 +295,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
           x_small[s][e] = tf32_small_part(v);
-          x_top = max(x_top, exponent_bits(v));
+          x_hazards.see(v);
         }
       }
 #pragma unroll
@@ -342,8 +340,10 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     const int r_first = unit.tile_r * BR + x_row;
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_top == 0x7f800000u || y_has_special)) {
-      // Infinities or NaNs: this unit's k range again, in IEEE FP32 (see the top of the file).
+    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_hazards.found() || y_has_special) &&
+        p.alpha != 0.0f) {
+      // Infinities, NaNs or extreme magnitudes: this unit's k range again, in IEEE FP32
+      // (special_values.cuh).
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -443,7 +443,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
         float out[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          out[e] = p.alpha * acc[j][2 * h + e];
+          out[e] = alpha_times(p, acc[j][2 * h + e]);
           if (p.beta != 0.0f) out[e] += p.beta * tile_sum[j][2 * h + e];
         }
         if (!Roles::SWAP) {

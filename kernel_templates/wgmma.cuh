@@ -153,7 +153,8 @@ struct WgmmaBTile {
 // consecutive n, so both the staged reads (rows of BK + 4 or columns of BN + 8 floats) and the
 // 16-byte stores (8 lanes fill one 128-byte core-matrix) meet no bank conflicts.
 template <int BN, int BK, bool K_CONTIGUOUS, int THREADS>
-__device__ __forceinline__ void split_b_tile(const float* staged, float* big, float* small, int tid) {
+__device__ __forceinline__ void split_b_tile(const float* staged, float* big, float* small, int tid,
+                                             SplitHazardScan& hazards) {
   using Staged = Tf32x3Tile<BN, BK, K_CONTIGUOUS>;
   using Out = WgmmaBTile<BN, BK>;
   constexpr int QUADS = BN * BK / 4;
@@ -175,7 +176,10 @@ __device__ __forceinline__ void split_b_tile(const float* staged, float* big, fl
     }
     unsigned b[4], s[4];
 #pragma unroll
-    for (int e = 0; e < 4; ++e) split_tf32(x[e], b[e], s[e]);
+    for (int e = 0; e < 4; ++e) {
+      hazards.see(x[e]);
+      split_tf32(x[e], b[e], s[e]);
+    }
     *reinterpret_cast<uint4*>(&big[Out::at(n, k)]) = make_uint4(b[0], b[1], b[2], b[3]);
     *reinterpret_cast<uint4*>(&small[Out::at(n, k)]) = make_uint4(s[0], s[1], s[2], s[3]);
   }
@@ -227,10 +231,11 @@ __global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
       BStaged::template load<THREADS, ALIGN, true>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
     }
   };
+  SplitHazardScan hazards;  // what this thread splits (special_values.cuh)
   auto split_stage = [&](int tile) {
     const float* bs = smem + tile % STAGES * STAGE_FLOATS + ATile::FLOATS;
     float* big = split_b + tile % 2 * 2 * BSplit::FLOATS;
-    split_b_tile<BN, BK, b_is_transposed(L), THREADS>(bs, big, big + BSplit::FLOATS, tid);
+    split_b_tile<BN, BK, b_is_transposed(L), THREADS>(bs, big, big + BSplit::FLOATS, tid, hazards);
     fence_shared_for_wgmma();
   };
   unsigned a_big[K_STEPS][4], a_small[K_STEPS][4];
@@ -240,7 +245,9 @@ __global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
     for (int s = 0; s < K_STEPS; ++s) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        split_tf32(a_lane[ATile::at(e % 2 * 8, 8 * s + e / 2 * 4)], a_big[s][e], a_small[s][e]);
+        const float a = a_lane[ATile::at(e % 2 * 8, 8 * s + e / 2 * 4)];
+        hazards.see(a);
+        split_tf32(a, a_big[s][e], a_small[s][e]);
       }
     }
   };
@@ -319,6 +326,11 @@ __global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
     __syncthreads();  // tile t + 1's split B is complete
   }
   cp_async_wait<0>();
+  // Every element of both tiles was split by some thread: an infinity, a NaN or an extreme
+  // magnitude anywhere means the block's slice of K again with FFMA (special_values.cuh).
+  if (__syncthreads_or(hazards.found()) && p.alpha != 0.0f) {
+    ffma_mma_fragments<L>(p, acc, m_first, n_first, k_begin, k_end);
+  }
 
   store_mma_tiles<1, BN / 8, BM, BN, THREADS, SPLITK, ALIGN>(p, acc, m_first, n_first, m0, n0, tid);
 }

@@ -1,8 +1,11 @@
-// IEEE special values through the kernels: infinities and NaNs in A and B must come out as IEEE
-// FP32 arithmetic gives them (inf x nonzero = inf, inf x 0 = NaN, inf - inf = NaN, NaN
-// propagates), and every other output stays within the usual bound of an FP64 reference.
+// IEEE special values through every kernel family: infinities and NaNs in A and B come out as
+// IEEE FP32 arithmetic gives them (inf x nonzero = inf, inf x 0 = NaN, inf - inf = NaN, NaN
+// propagates); extreme magnitudes (near FLT_MAX, tiny, subnormal, signed zeros) stay within the
+// usual bound of an FP64 reference; alpha = 0 leaves A and B out of the result and beta = 0 leaves
+// C out, as BLAS defines them; alpha or beta NaN or infinite give what IEEE arithmetic gives.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -22,11 +25,28 @@ namespace {
 const float kInf = std::numeric_limits<float>::infinity();
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// A random problem with special values planted: an infinity in A whose row meets a zero of B
+// Recomputes p.ab and p.abs_ab from p.a and p.b in FP64, which follows IEEE's rules for
+// infinities and NaNs.
+void recompute_reference(testing::HostProblem& p) {
+  for (int m = 0; m < p.M; ++m) {
+    for (int n = 0; n < p.N; ++n) {
+      double sum = 0.0, abs_sum = 0.0;
+      for (int k = 0; k < p.K; ++k) {
+        const double product = static_cast<double>(p.a[static_cast<std::size_t>(m) * p.K + k]) *
+                               p.b[static_cast<std::size_t>(k) * p.N + n];
+        sum += product;
+        abs_sum += std::abs(product);
+      }
+      p.ab[static_cast<std::size_t>(m) * p.N + n] = sum;
+      p.abs_ab[static_cast<std::size_t>(m) * p.N + n] = abs_sum;
+    }
+  }
+}
+
+// A random problem with infinities and NaNs planted: an infinity in A whose row meets a zero of B
 // (inf x 0), opposite infinities meeting in one output (inf - inf), a NaN in B, an infinity in B
-// against finite A, and -inf in A. The FP64 reference is recomputed with IEEE rules (double
-// arithmetic follows them).
-testing::HostProblem problem_with_special_values(int M, int N, int K) {
+// against finite A, and -inf in A.
+testing::HostProblem problem_with_infinities(int M, int N, int K) {
   testing::HostProblem p = testing::make_host_problem(M, N, K, 31);
   auto a = [&](int m, int k) -> float& { return p.a[static_cast<std::size_t>(m) * K + k]; };
   auto b = [&](int k, int n) -> float& { return p.b[static_cast<std::size_t>(k) * N + n]; };
@@ -38,23 +58,30 @@ testing::HostProblem problem_with_special_values(int M, int N, int K) {
   b(4, 9) = kNaN;            // column 9: NaN everywhere
   b(K - 1, 11) = -kInf;      // column 11: -inf x a(m, K - 1)
   a(M - 1, K - 2) = -kInf;   // last row
-  for (int m = 0; m < M; ++m) {
-    for (int n = 0; n < N; ++n) {
-      double sum = 0.0, abs_sum = 0.0;
-      for (int k = 0; k < K; ++k) {
-        const double product = static_cast<double>(a(m, k)) * b(k, n);
-        sum += product;
-        abs_sum += std::abs(product);
-      }
-      p.ab[static_cast<std::size_t>(m) * N + n] = sum;
-      p.abs_ab[static_cast<std::size_t>(m) * N + n] = abs_sum;
-    }
-  }
+  recompute_reference(p);
   return p;
 }
 
-// "" when every output is what IEEE arithmetic gives: the same NaN or infinity where the
-// reference has one, else within (K + 4 + E) u of it.
+// Finite extremes whose results stay in range: values near FLT_MAX against small ones, tiny and
+// subnormal values against large ones (products of ordinary size), and signed zeros.
+testing::HostProblem problem_with_extremes(int M, int N, int K) {
+  testing::HostProblem p = testing::make_host_problem(M, N, K, 32);
+  auto a = [&](int m, int k) -> float& { return p.a[static_cast<std::size_t>(m) * K + k]; };
+  auto b = [&](int k, int n) -> float& { return p.b[static_cast<std::size_t>(k) * N + n]; };
+  for (int m = 0; m < M; m += 3) a(m, 0) = 3.0e38f;  // times B(0, n) in (-1, 1): in range
+  for (int m = 1; m < M; m += 3) a(m, 1) = 1.0e-40f; // subnormal, times 1e30 below
+  for (int n = 0; n < N; ++n) b(1, n) = n % 2 ? 1.0e30f : -1.0e30f;
+  for (int m = 2; m < M; m += 3) a(m, 2) = 2.0e-38f; // tiny normal, times 1e28
+  for (int n = 0; n < N; ++n) b(2, n) = 1.0e28f;
+  for (int n = 0; n < N; n += 2) b(3, n) = -0.0f;
+  for (int m = 0; m < M; m += 2) a(m, 4) = -0.0f;
+  recompute_reference(p);
+  return p;
+}
+
+// "" when every output is what IEEE and BLAS arithmetic give: alpha = 0 leaves the product out,
+// beta = 0 leaves C out; the same NaN or infinity where the reference has one, else within
+// (K + 4 + E) u of it.
 std::string check_special(const testing::HostProblem& p, float alpha, float beta, const std::vector<float>& c,
                           long long ldc, int product_error_units) {
   const double u = std::ldexp(1.0, -24);
@@ -63,8 +90,9 @@ std::string check_special(const testing::HostProblem& p, float alpha, float beta
   for (int m = 0; m < p.M; ++m) {
     for (int n = 0; n < p.N; ++n) {
       const std::size_t i = static_cast<std::size_t>(m) * p.N + n;
-      const double c0 = beta == 0.0f ? 0.0 : p.c0[i];
-      const double expected = alpha * p.ab[i] + beta * c0;
+      const double product = alpha == 0.0f ? 0.0 : alpha * p.ab[i];
+      const double from_c = beta == 0.0f ? 0.0 : beta * static_cast<double>(p.c0[i]);
+      const double expected = product + from_c;
       const float got = c[static_cast<std::size_t>(m * ldc + n)];
       bool ok;
       if (std::isnan(expected)) {
@@ -72,8 +100,8 @@ std::string check_special(const testing::HostProblem& p, float alpha, float beta
       } else if (std::isinf(expected)) {
         ok = got == expected;
       } else {
-        const double bound = (p.K + 4 + product_error_units) * u * (std::abs(alpha) * p.abs_ab[i] + std::abs(beta * c0));
-        ok = std::isfinite(got) && std::abs(got - expected) <= bound + 1e-30;
+        const double scale = (alpha == 0.0f ? 0.0 : std::abs(alpha) * p.abs_ab[i]) + std::abs(from_c);
+        ok = std::isfinite(got) && std::abs(got - expected) <= (p.K + 4 + product_error_units) * u * scale + 1e-30;
       }
       if (!ok && count++ < 5) {
         failures += "C(" + std::to_string(m) + ", " + std::to_string(n) + ") = " + std::to_string(got) +
@@ -85,51 +113,84 @@ std::string check_special(const testing::HostProblem& p, float alpha, float beta
   return failures;
 }
 
-void check_family_on_special_values(const char* family_name) {
+void check_family_on_special_values(std::string_view family_name) {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
   const KernelFamily& family = find_family(family_name);
-  if (!family.compile_arch(device->arch())) return;
-  const testing::HostProblem p = problem_with_special_values(130, 70, 50);
+  if (!family.compile_arch(device->arch())) {
+    WARN(family.name() << " skipped: it does not run on " << device->arch());
+    return;
+  }
+  const testing::HostProblem problems[] = {problem_with_infinities(130, 70, 50), problem_with_extremes(130, 70, 50)};
+  // (alpha, beta): the ordinary cases, then alpha = 0 (A and B hold infinities and NaNs), then
+  // NaN and infinite scalars.
+  const std::pair<float, float> scalars[] = {{0.75f, 0.0f}, {0.75f, 0.5f}, {0.0f, 0.0f}, {0.0f, 0.5f},
+                                             {0.75f, kNaN}, {0.75f, kInf}, {kNaN, 0.5f}};
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
     const KernelConfig config = family.default_config(layout, family.alignments().front());
     const CompiledKernel compiled = compile_kernel(config, device->arch());
     const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
-    const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
-    // Leading dimensions rounded up to 4 floats, so that every family's widest variant serves.
-    auto aligned_ld = [](long long minimum) { return (minimum + 3) / 4 * 4; };
-    const long long lda = aligned_ld(a_t ? p.M : p.K), ldb = aligned_ld(b_t ? p.K : p.N), ldc = aligned_ld(p.N);
-    DeviceBuffer<float> a(static_cast<std::size_t>(lda) * (a_t ? p.K : p.M));
-    DeviceBuffer<float> b(static_cast<std::size_t>(ldb) * (b_t ? p.N : p.K));
-    DeviceBuffer<float> c(static_cast<std::size_t>(ldc) * p.M);
-    a.upload(testing::store_operand(p.a, p.M, p.K, a_t, lda, 0, 0.0f));
-    b.upload(testing::store_operand(p.b, p.K, p.N, b_t, ldb, 0, 0.0f));
-    for (float beta : {0.0f, 0.5f}) {
-      c.upload(testing::store_operand(beta == 0.0f ? std::vector<float>(p.c0.size(), kNaN) : p.c0, p.M, p.N, false,
-                                      ldc, 0, 0.0f));
-      GemmParams params{p.M, p.N, p.K, 0.75f, beta, a.data(), lda, b.data(), ldb, c.data(), ldc, nullptr, 0};
-      Workspace workspace;
-      workspace.attach(config, params, nullptr);
-      kernel.launch(params, nullptr);
-      GT_CUDA(cudaDeviceSynchronize(), kernel.name());
-      INFO(kernel.name() << ", beta " << beta);
-      CHECK(check_special(p, 0.75f, beta, c.download(), ldc, family.product_error_units()) == "");
+    for (const testing::HostProblem& p : problems) {
+      const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
+      // Leading dimensions rounded up to 4 floats, so that every family's widest variant serves.
+      auto aligned_ld = [](long long minimum) { return (minimum + 3) / 4 * 4; };
+      const long long lda = aligned_ld(a_t ? p.M : p.K), ldb = aligned_ld(b_t ? p.K : p.N), ldc = aligned_ld(p.N);
+      DeviceBuffer<float> a(static_cast<std::size_t>(lda) * (a_t ? p.K : p.M));
+      DeviceBuffer<float> b(static_cast<std::size_t>(ldb) * (b_t ? p.N : p.K));
+      DeviceBuffer<float> c(static_cast<std::size_t>(ldc) * p.M);
+      a.upload(testing::store_operand(p.a, p.M, p.K, a_t, lda, 0, 0.0f));
+      b.upload(testing::store_operand(p.b, p.K, p.N, b_t, ldb, 0, 0.0f));
+      for (auto [alpha, beta] : scalars) {
+        // beta == 0 must not read C: poison it with NaN.
+        c.upload(testing::store_operand(beta == 0.0f ? std::vector<float>(p.c0.size(), kNaN) : p.c0, p.M, p.N, false,
+                                        ldc, 0, 0.0f));
+        GemmParams params{p.M, p.N, p.K, alpha, beta, a.data(), lda, b.data(), ldb, c.data(), ldc, nullptr, 0};
+        Workspace workspace;
+        workspace.attach(config, params, nullptr);
+        kernel.launch(params, nullptr);
+        GT_CUDA(cudaDeviceSynchronize(), kernel.name());
+        INFO(kernel.name() << ", " << (&p == &problems[0] ? "infinities and NaNs" : "extremes") << ", alpha "
+                           << alpha << ", beta " << beta);
+        CHECK(check_special(p, alpha, beta, c.download(), ldc, family.product_error_units()) == "");
+      }
     }
   }
 }
 
+const char* const kBuiltinFamilies[] = {"naive",  "coalesced", "smem",  "reg1d",    "reg2d", "vectorized",
+                                        "warptile", "tf32x3",  "wgmma", "tmawgmma", "skinny"};
+
 }  // namespace
 
-// The FFMA families are IEEE by construction; tmawgmma computes the units that hold such values
-// again with FFMA. (tf32x3 and wgmma still turn some of them into NaN: issue 15.)
-TEST_CASE("infinities and NaNs come out as IEEE arithmetic gives them: warptile", "[gpu]") {
+TEST_CASE("special values come out as IEEE arithmetic gives them: naive", "[gpu]") { check_family_on_special_values("naive"); }
+TEST_CASE("special values come out as IEEE arithmetic gives them: coalesced", "[gpu]") {
+  check_family_on_special_values("coalesced");
+}
+TEST_CASE("special values come out as IEEE arithmetic gives them: smem", "[gpu]") { check_family_on_special_values("smem"); }
+TEST_CASE("special values come out as IEEE arithmetic gives them: reg1d", "[gpu]") { check_family_on_special_values("reg1d"); }
+TEST_CASE("special values come out as IEEE arithmetic gives them: reg2d", "[gpu]") { check_family_on_special_values("reg2d"); }
+TEST_CASE("special values come out as IEEE arithmetic gives them: vectorized", "[gpu]") {
+  check_family_on_special_values("vectorized");
+}
+TEST_CASE("special values come out as IEEE arithmetic gives them: warptile", "[gpu]") {
   check_family_on_special_values("warptile");
 }
-TEST_CASE("infinities and NaNs come out as IEEE arithmetic gives them: skinny", "[gpu]") {
+TEST_CASE("special values come out as IEEE arithmetic gives them: tf32x3", "[gpu]") {
+  check_family_on_special_values("tf32x3");
+}
+TEST_CASE("special values come out as IEEE arithmetic gives them: wgmma", "[gpu]") { check_family_on_special_values("wgmma"); }
+TEST_CASE("special values come out as IEEE arithmetic gives them: tmawgmma", "[gpu]") {
+  check_family_on_special_values("tmawgmma");
+}
+TEST_CASE("special values come out as IEEE arithmetic gives them: skinny", "[gpu]") {
   check_family_on_special_values("skinny");
 }
-TEST_CASE("infinities and NaNs come out as IEEE arithmetic gives them: tmawgmma", "[gpu]") {
-  check_family_on_special_values("tmawgmma");
+TEST_CASE("special values come out as IEEE arithmetic gives them: any other registered family", "[gpu]") {
+  if (!testing::gpu_or_skip()) return;
+  for (const KernelFamily* family : all_families()) {
+    const auto listed = std::find(std::begin(kBuiltinFamilies), std::end(kBuiltinFamilies), family->name());
+    if (listed == std::end(kBuiltinFamilies)) check_family_on_special_values(family->name());
+  }
 }
 
 }  // namespace gemmtune
