@@ -85,9 +85,11 @@ __device__ __forceinline__ unsigned tf32_small_part(float x) {
   return __float_as_uint(x - __uint_as_float(__float_as_uint(x) & 0xffffe000u)) + 0x1000u;
 }
 
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
-    tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+// The kernel's body; PRODUCTS 3 is 3xTF32 (FP32-accurate), 1 single-pass TF32 (each operand
+// truncated to TF32, the products accumulated in the tensor cores across K, as cuBLAS's
+// CUBLAS_COMPUTE_32F_FAST_TF32 does): no small parts to write or split, a third of the MMAs.
+template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
+__device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
   constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
   constexpr int BS = BM + BN - BR;                // Y rows: the wgmma's N
@@ -97,7 +99,8 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   constexpr int K_STEPS = BK / 8;
   constexpr int X_FLOATS = BR * BK;
   constexpr int Y_FLOATS = BS * BK;
-  constexpr int STAGE_FLOATS = tmawgmma_stage_floats(BM, BN, L);
+  constexpr int STAGE_FLOATS = tmawgmma_stage_floats(BM, BN, L, PRODUCTS);
+  static_assert(PRODUCTS == 1 || PRODUCTS == 3, "tmawgmma: PRODUCTS must be 1 (TF32) or 3 (3xTF32)");
   constexpr unsigned STAGE_BYTES = 4u * (X_FLOATS + Y_FLOATS);  // what the copy engine delivers a stage
   constexpr int CONSUMER_BARRIER = 1;                           // named barrier of the MMA warpgroups
   // With two MMA warpgroups (384 threads, 168 registers each at launch), the copy warpgroup
@@ -106,8 +109,9 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   // (232 - 168). tn's transposing transform needs 56 (then 224 for the MMA warpgroups). With
   // fewer, the transform spilled; one MMA warpgroup keeps the 255 it is launched with.
   constexpr int kLaunchRegisters = 65536 / (kTmaCopyThreads + CONSUMER_THREADS) / 8 * 8;
-  constexpr int kCopyRegisters = Roles::Y_TRANSPOSED ? 56 : 40;
-  constexpr int kMmaRegisters = Roles::Y_TRANSPOSED ? 224 : 232;
+  constexpr bool kRoomyCopy = Roles::Y_TRANSPOSED || PRODUCTS == 1;  // single-pass TF32 needs fewer MMA registers
+  constexpr int kCopyRegisters = kRoomyCopy ? 56 : 40;
+  constexpr int kMmaRegisters = kRoomyCopy ? 224 : 232;
   static_assert(CONSUMERS == 1 || kTmaCopyThreads * (kLaunchRegisters - kCopyRegisters) >=
                                       CONSUMER_THREADS * (kMmaRegisters - kLaunchRegisters),
                 "tmawgmma: the MMA warpgroups cannot take more registers than the copy warpgroup gives back");
@@ -117,7 +121,8 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   static_assert(SCHEDULE >= 1 && SCHEDULE <= 3, "tmawgmma: SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)");
   static_assert(SCHEDULE == 2 || SPLITK == 1, "tmawgmma: SPLITK must be 1 unless SCHEDULE is 2 (split-K)");
   static_assert(ALIGN == 4, "tmawgmma: ALIGN must be 4 (TMA needs 16-byte aligned rows)");
-  static_assert(tmawgmma_smem_bytes(BM, BN, STAGES, L) <= 227 * 1024, "tmawgmma: shared memory must fit in 227 KB");
+  static_assert(tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS) <= 227 * 1024,
+                "tmawgmma: shared memory must fit in 227 KB");
 
   __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
   __shared__ unsigned long long ready[STAGES];  // ... and its transform is written
@@ -130,8 +135,11 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
   float* stages = smem_unaligned + ((1024 - (shared_address(smem_unaligned) & 1023)) & 1023) / 4;
   auto x_tile = [&](int stage) { return stages + stage * STAGE_FLOATS; };
   auto y_copied = [&](int stage) { return x_tile(stage) + X_FLOATS; };
+  // After Y as copied: its small part (3xTF32), then its transposed big part (tn).
   auto y_small = [&](int stage) { return y_copied(stage) + Y_FLOATS; };
-  auto y_big = [&](int stage) { return Roles::Y_TRANSPOSED ? y_small(stage) + Y_FLOATS : y_copied(stage); };
+  auto y_big = [&](int stage) {
+    return Roles::Y_TRANSPOSED ? y_copied(stage) + (PRODUCTS == 3 ? 2 : 1) * Y_FLOATS : y_copied(stage);
+  };
 
   const GemmParams& p = args.gemm;
   // The host launched make_tile_schedule(..., sm_count)'s grid; the same call with the grid in
@@ -217,9 +225,11 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
             for (int ss = 0; ss < 4; ++ss) {
               const int at = swizzled_offset(s + ss, k);
               *reinterpret_cast<float4*>(&big[at]) = make_float4(v[0][ss], v[1][ss], v[2][ss], v[3][ss]);
-              *reinterpret_cast<uint4*>(&small[at]) =
-                  make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
-                             tf32_small_part(v[3][ss]));
+              if (PRODUCTS == 3) {
+                *reinterpret_cast<uint4*>(&small[at]) =
+                    make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
+                               tf32_small_part(v[3][ss]));
+              }
 #pragma unroll
               for (int kk = 0; kk < 4; ++kk) hazards.see(v[kk][ss]);
             }
@@ -229,8 +239,10 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
           uint4* small = reinterpret_cast<uint4*>(y_small(stage));
           for (int i = ttid; i < Y_FLOATS / 4; i += kTmaTransformThreads) {
             const float4 v = copied[i];
-            small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
-                                  tf32_small_part(v.w));
+            if (PRODUCTS == 3) {
+              small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
+                                    tf32_small_part(v.w));
+            }
             hazards.see(v.x), hazards.see(v.y), hazards.see(v.z), hazards.see(v.w);
           }
         }
@@ -294,7 +306,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
-          x_small[s][e] = tf32_small_part(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
           x_hazards.see(v);
         }
       }
@@ -306,6 +318,10 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
         const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        if (PRODUCTS == 1) {  // straight into the running sum
+          Wgmma<BS>::mma(acc, x_big[s], big_desc);
+          continue;
+        }
         const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
         if (s == 0) {
           Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
@@ -322,7 +338,7 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           pin(x_big[s][e]);
-          pin(x_small[s][e]);
+          if (PRODUCTS == 3) pin(x_small[s][e]);
         }
       }
       mbarrier_arrive(&empty[stage]);
@@ -330,8 +346,12 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          pin(tile_sum[j][e]);
-          acc[j][e] += tile_sum[j][e];
+          if (PRODUCTS == 3) {
+            pin(tile_sum[j][e]);
+            acc[j][e] += tile_sum[j][e];
+          } else {
+            pin(acc[j][e]);
+          }
         }
       }
       if (++stage == STAGES) stage = 0, phase ^= 1;
@@ -455,6 +475,20 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
       }
     }
   }
+}
+
+// 3xTF32: FP32-accurate (the fp32 precision class).
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
+    tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+  tmawgmma_body<3, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
+}
+
+// Single-pass TF32 (the tf32 precision class).
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
+    tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
+  tmawgmma_body<1, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
 }
 
 }  // namespace gemmtune

@@ -22,6 +22,7 @@
 #include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
@@ -101,7 +102,7 @@ class Bench {
         };
         kernel.launch(with_workspace(operands.check_params(alpha, beta, stream.get())), stream.get());
         const Comparison check = compare_outputs(operands.check_result(stream.get()), reference, problem.M,
-                                                 problem.N, operands.ldc(), fp32_gemm_tolerance(problem.K));
+                                                 problem.N, operands.ldc(), gemm_tolerance(find_family(config.family).precision(), problem.K));
         if (!check.passed) {
           spdlog::error("{} on {}: wrong result: {}", name, shape, check.summary);
           add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);

@@ -4,6 +4,8 @@
 
 #include "can_implement.hpp"
 #include "compare.hpp"
+#include "family_registry.hpp"
+#include "precision.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "gemm_call.hpp"
@@ -137,7 +139,7 @@ class MeasureSession {
       };
       kernel->launch(with_workspace(operands_->check_params(kAlpha, kBeta, stream_->get())), stream_->get());
       const Comparison check = compare_outputs(operands_->check_result(stream_->get()), reference_, problem_.M,
-                                               problem_.N, operands_->ldc(), fp32_gemm_tolerance(problem_.K));
+                                               problem_.N, operands_->ldc(), gemm_tolerance(find_family(config.family).precision(), problem_.K));
       if (!check.passed) {
         Message reply = failure(cache::Status::WrongResult, check.summary);
         reply["relative_error"] = check.relative_error;

@@ -6,12 +6,6 @@
 
 namespace gemmtune {
 
-double fp32_gemm_tolerance(int K) {
-  // float32 unit round-off is 2^-24; a K-term dot product accumulates about K of them in the
-  // worst case. Twice that, with a floor for the epilogue's own rounding at tiny K.
-  return std::max(1e-5, 2.0 * K * std::ldexp(1.0, -24));
-}
-
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
                            int N, long long ldc, double tolerance) {
   Comparison result;

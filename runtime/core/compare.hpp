@@ -15,10 +15,6 @@ struct Comparison {
   std::string summary;         // "rel 3.1e-07, max abs 2.0e-05" or what failed
 };
 
-// The tolerance on relative_error for an FP32 GEMM with inner dimension K (the accumulation's
-// rounding error grows with K); results from a wrong kernel are orders of magnitude above it.
-double fp32_gemm_tolerance(int K);
-
 // Compares the M x N outputs of `got` and `ref`, both row-major with leading dimension ldc.
 // Elements outside the M x N window (padding) are not compared.
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "precision.hpp"
 
 namespace gemmtune {
 
@@ -72,6 +73,10 @@ class KernelFamily {
   // before its one rounding), more for a family that splits its operands (tf32x3). Tests and the
   // check against FP64 widen their bound by as much.
   virtual int product_error_units() const { return 0; }
+  // The precision class of the family's arithmetic (precision.hpp): strict for FFMA, fp32 for
+  // 3xTF32, tf32 for single-pass TF32. The tuner and the runtime serve a caller only kernels its
+  // class admits.
+  virtual Precision precision() const { return Precision::Strict; }
   // The arch NVRTC compiles this family for on a GPU of arch `device_arch` ("sm_90"), or nullopt
   // when the family cannot run there: wgmma needs Hopper and is compiled for "sm_90a", whose
   // instructions no other GPU has. Every other family compiles for the device's own arch.

@@ -68,6 +68,6 @@ const KernelFamily& skinny_family() {
   return skinny;
 }
 
-std::vector<const KernelFamily*> tuned_families() { return {&warptile_family(), &tf32x3_family(), &wgmma_family(), &tmawgmma_family(), &skinny_family()}; }
+std::vector<const KernelFamily*> tuned_families() { return {&warptile_family(), &tf32x3_family(), &wgmma_family(), &tmawgmma_family(), &tmatf32_family(), &skinny_family()}; }
 
 }  // namespace gemmtune

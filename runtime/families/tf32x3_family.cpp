@@ -23,6 +23,7 @@ class Tf32x3Family final : public WarpTiledFamily {
   const std::vector<ParamSpec>& params() const override { return params_; }
   std::vector<int> alignments() const override { return {4, 2, 1}; }
   int product_error_units() const override { return kProductErrorUnits; }
+  Precision precision() const override { return Precision::Fp32; }
 
   long long smem_bytes(const KernelConfig& c) const override { return 4LL * c.get("STAGES") * staged_stage_floats(c); }
 

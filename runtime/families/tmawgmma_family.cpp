@@ -1,6 +1,7 @@
-// Host side of kernel_templates/tmawgmma.cuh: parameters, legality (the template's
-// static_asserts, rule for rule), the persistent grid and workspace of its tile schedule
-// (tile_schedule.h, the same code the kernel runs), and the tensor maps each call needs.
+// Host side of kernel_templates/tmawgmma.cuh, for its two kernels: tmawgmma (3xTF32, the fp32
+// precision class) and tmatf32 (single-pass TF32, the tf32 class). Parameters, legality (the
+// template's static_asserts, rule for rule), the persistent grid and workspace of its tile
+// schedule (tile_schedule.h, the same code the kernel runs), and the tensor maps each call needs.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -45,16 +46,24 @@ int current_sm_count() {
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
-  std::string_view name() const override { return "tmawgmma"; }
+  // products: 3 (3xTF32) or 1 (single-pass TF32).
+  explicit TmaWgmmaFamily(int products) : products_(products) {}
+
+  std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
-    return "tensor cores: 3xTF32 warpgroup MMA (Hopper), TMA + mbarrier pipeline, warp-specialized, "
-           "persistent data-parallel / split-K / stream-K";
+    return products_ == 3 ? "tensor cores: 3xTF32 warpgroup MMA (Hopper), TMA + mbarrier pipeline, warp-specialized, "
+                            "persistent data-parallel / split-K / stream-K"
+                          : "tensor cores: single-pass TF32 warpgroup MMA (Hopper, tf32 precision only), TMA + "
+                            "mbarrier pipeline, warp-specialized, persistent";
   }
   std::string_view source_file() const override { return "tmawgmma.cuh"; }
-  std::string_view kernel_template() const override { return "gemmtune::tmawgmma_sgemm"; }
+  std::string_view kernel_template() const override {
+    return products_ == 3 ? "gemmtune::tmawgmma_sgemm" : "gemmtune::tmatf32_sgemm";
+  }
   const std::vector<ParamSpec>& params() const override { return params_; }
   std::vector<int> alignments() const override { return {4}; }  // TMA: 16-byte rows
-  int product_error_units() const override { return kProductErrorUnits; }
+  int product_error_units() const override { return products_ == 3 ? k3xTf32ErrorUnits : kTf32ErrorUnits; }
+  Precision precision() const override { return products_ == 3 ? Precision::Fp32 : Precision::Tf32; }
   std::optional<std::string> compile_arch(const std::string& device_arch) const override {
     if (device_arch != "sm_90") return std::nullopt;
     return std::string("sm_90a");
@@ -78,7 +87,7 @@ class TmaWgmmaFamily final : public KernelFamily {
     const unsigned threads = static_cast<unsigned>(tmawgmma_threads(c.get("BM"), c.get("BN"), c.layout));
     return {{static_cast<unsigned>(s.grid), 1, 1},
             {threads, 1, 1},
-            static_cast<std::size_t>(tmawgmma_smem_bytes(c.get("BM"), c.get("BN"), c.get("STAGES"), c.layout))};
+            static_cast<std::size_t>(tmawgmma_smem_bytes(c.get("BM"), c.get("BN"), c.get("STAGES"), c.layout, products_))};
   }
 
   // [arrival counters, one a tile, rounded up to 4][partial slots of one tile each].
@@ -130,7 +139,7 @@ class TmaWgmmaFamily final : public KernelFamily {
     if (schedule > 3) return refuse("SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)");
     if (schedule != 2 && c.get("SPLITK") != 1) return refuse("SPLITK must be 1 unless SCHEDULE is 2 (split-K)");
     if (c.align != 4) return refuse("ALIGN must be 4 (TMA needs 16-byte aligned rows)");
-    if (tmawgmma_smem_bytes(bm, bn, c.get("STAGES"), c.layout) > kMaxSmemBytes) {
+    if (tmawgmma_smem_bytes(bm, bn, c.get("STAGES"), c.layout, products_) > kMaxSmemBytes) {
       return refuse("shared memory must fit in 227 KB");
     }
     return std::nullopt;
@@ -147,7 +156,13 @@ class TmaWgmmaFamily final : public KernelFamily {
   // The truncating split (tmawgmma.cuh): 2^-21 |a b| for each rounded small part and 2^-20 for
   // the dropped a_small b_small, 32 units; plus the tensor cores' truncating accumulation within a
   // tile, as for wgmma (12 truncations of at most 2 units), 24.
-  static constexpr int kProductErrorUnits = 56;
+  static constexpr int k3xTf32ErrorUnits = 56;
+  // Single-pass TF32: each operand truncated by less than 2^-10 of itself, 2^-9 |a b| (2^15
+  // units), and the tensor cores' truncating accumulation over all of K (up to 2 units an add of
+  // the running sum, covered for K up to 2^15).
+  static constexpr int kTf32ErrorUnits = 3 << 15;
+
+  int products_;
 
   std::vector<ParamSpec> params_{{"BM", 128, {64, 128}},
                                  {"BN", 128, {64, 128}},
@@ -159,8 +174,13 @@ class TmaWgmmaFamily final : public KernelFamily {
 }  // namespace
 
 const KernelFamily& tmawgmma_family() {
-  static const TmaWgmmaFamily tmawgmma;
+  static const TmaWgmmaFamily tmawgmma(3);
   return tmawgmma;
+}
+
+const KernelFamily& tmatf32_family() {
+  static const TmaWgmmaFamily tmatf32(1);
+  return tmatf32;
 }
 
 }  // namespace gemmtune

@@ -14,6 +14,7 @@ const KernelFamily& warptile_family();
 const KernelFamily& tf32x3_family();
 const KernelFamily& wgmma_family();
 const KernelFamily& tmawgmma_family();
+const KernelFamily& tmatf32_family();
 const KernelFamily& skinny_family();
 
 }  // namespace gemmtune

@@ -22,6 +22,7 @@ class WgmmaFamily final : public WarpTiledFamily {
   const std::vector<ParamSpec>& params() const override { return params_; }
   std::vector<int> alignments() const override { return {4, 2, 1}; }
   int product_error_units() const override { return kProductErrorUnits; }
+  Precision precision() const override { return Precision::Fp32; }
   std::optional<std::string> compile_arch(const std::string& device_arch) const override {
     if (device_arch != "sm_90") return std::nullopt;
     return std::string("sm_90a");

@@ -9,6 +9,7 @@
 #include "compare.hpp"
 #include "family_registry.hpp"
 #include "gemm_call.hpp"
+#include "precision.hpp"
 #include "timing.hpp"
 
 namespace gemmtune {
@@ -70,9 +71,13 @@ TEST_CASE("result comparison catches wrong values, NaN and ignores padding", "[c
 }
 
 TEST_CASE("the FP32 tolerance grows with K and has a floor", "[compare]") {
-  CHECK(fp32_gemm_tolerance(1) == 1e-5);
-  CHECK(fp32_gemm_tolerance(4096) == Approx(2 * 4096 * std::ldexp(1.0, -24)));
-  CHECK(fp32_gemm_tolerance(65536) > fp32_gemm_tolerance(4096));
+  CHECK(gemm_tolerance(Precision::Fp32, 1) == 1e-5);
+  CHECK(gemm_tolerance(Precision::Strict, 1) == 1e-5);
+  CHECK(gemm_tolerance(Precision::Fp32, 4096) == Approx(2 * 4096 * std::ldexp(1.0, -24)));
+  CHECK(gemm_tolerance(Precision::Fp32, 65536) > gemm_tolerance(Precision::Fp32, 4096));
+  // Single-pass TF32's truncation (about 3e-4 on random data) passes; a wrong kernel (O(1)) does not.
+  CHECK(gemm_tolerance(Precision::Tf32, 1024) > 1e-3);
+  CHECK(gemm_tolerance(Precision::Tf32, 1024) < 1e-2);
 }
 
 TEST_CASE("timing statistics: median, quantiles and range", "[timing]") {
