@@ -24,7 +24,8 @@ enum class OpenMode {
 class Database {
  public:
   // Opens `path` (":memory:" for a private in-memory database). Refuses, leaving the file
-  // byte-for-byte as it was: a file that is not an SQLite database or is truncated, a
+  // byte-for-byte as it was: a file that is not an SQLite database or is truncated, a damaged
+  // one (SQLite's quick_check, bounded in time: integrity_check.hpp), a
   // database written by newer code (higher schema version), an SQLite database that is not a
   // gemmtune one; in ReadWrite mode a file it may not write, or one in a directory where it
   // cannot create the -wal and -shm files; and in ReadOnly mode a missing file (NotFoundError)

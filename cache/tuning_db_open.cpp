@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "integrity_check.hpp"
 #include "schema_migrations.hpp"
 #include "sqlite_statement.hpp"
 #include "tuning_db.hpp"
@@ -172,6 +173,7 @@ Database Database::open(const std::string& path, OpenMode mode) {
     state = read_state(connection);
   }
   check_state(connection, state, mode);
+  refuse_if_damaged(connection);
   connection.exec("PRAGMA foreign_keys = ON");
   if (mode == OpenMode::ReadWrite) {
     if (!is_in_memory(path)) use_wal(connection);

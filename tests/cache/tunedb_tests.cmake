@@ -20,8 +20,11 @@ endforeach()
 # Runs tunedb with ARGS; passes when the exit code and output are as expected (and the output
 # does not match NOT_OUTPUT). Exit codes: 0 done, 2 bad input, 3 failure while running.
 function(add_tunedb_test name exit_code output_regex)
-  cmake_parse_arguments(arg "" "NOT_CREATED;NOT_OUTPUT;SETS_UP;ALSO_REQUIRES" "ARGS" ${ARGN})
+  cmake_parse_arguments(arg "" "NOT_CREATED;NOT_OUTPUT;SETS_UP;ALSO_REQUIRES;UNCHANGED" "ARGS" ${ARGN})
   set(options)
+  if(arg_UNCHANGED)
+    list(APPEND options -DUNCHANGED=${arg_UNCHANGED})
+  endif()
   if(arg_NOT_CREATED)
     list(APPEND options -DNOT_CREATED=${arg_NOT_CREATED})
   endif()
@@ -44,6 +47,16 @@ set_tests_properties(cache_tunedb_write_dbs PROPERTIES FIXTURES_SETUP cache_tune
 add_tunedb_test(missing_file 2 "no such database file"
   ARGS list --db ${dbs}/missing.db NOT_CREATED ${dbs}/missing.db)
 add_tunedb_test(garbage_file 2 "not an SQLite database" ARGS list --db ${dbs}/garbage.db)
+# A damaged database (pages 5 to 7 overwritten): every command refuses it, exit 2, saying so and
+# what to do, before it reads or writes anything; the file stays byte for byte as it was.
+set(damaged "damaged.db: open: the database is damaged \\(SQLite's quick_check: .*\\); left unchanged\\. Restore it from a copy")
+add_tunedb_test(damaged_list 2 "${damaged}.*sqlite3 [^ ]*damaged.db .recover" NOT_OUTPUT "Problems"
+  ARGS list --db ${dbs}/damaged.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_show 2 "${damaged}" ARGS show 512x512x512 --db ${dbs}/damaged.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_export 2 "${damaged}" NOT_CREATED ${dbs}/damaged.csv
+  ARGS export --format csv --db ${dbs}/damaged.db --out ${dbs}/damaged.csv UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_merge_into 2 "${damaged}" ARGS merge ${dbs}/damaged.db ${dbs}/b.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_merge_from 2 "${damaged}" ARGS merge ${dbs}/a.db ${dbs}/damaged.db UNCHANGED ${dbs}/a.db)
 add_tunedb_test(list 0
   "NVIDIA H200 +9.0 +132.*nn:512x512x512 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +1.200 +1.20x"
   ARGS list --db ${dbs}/a.db)

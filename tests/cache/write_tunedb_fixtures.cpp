@@ -1,8 +1,10 @@
 // Writes the databases tunedb's ctest tests read: DIR/a.db, DIR/b.db, DIR/into.db (a copy of
-// a.db, for merge) and DIR/garbage.db (not a database), replacing earlier ones.
+// a.db, for merge), DIR/garbage.db (not a database) and DIR/damaged.db (a.db with pages 5 to 7
+// overwritten by random bytes), replacing earlier ones.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <random>
 
 #include "sample_databases.hpp"
 
@@ -16,13 +18,18 @@ int main(int argc, char** argv) {
   try {
     const fs::path dir = argv[1];
     fs::create_directories(dir);
-    for (const char* name : {"a.db", "b.db", "into.db", "garbage.db"}) {
+    for (const char* name : {"a.db", "b.db", "into.db", "garbage.db", "damaged.db"}) {
       for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(dir / (name + std::string(suffix)));
     }
     write_a((dir / "a.db").string());
     write_b((dir / "b.db").string());
     fs::copy_file(dir / "a.db", dir / "into.db");
     write_bytes((dir / "garbage.db").string(), "this is not a database, just some text\n");
+    // b-tree pages of the schema's tables, past the header and the schema on page 1.
+    std::string damaged = read_bytes((dir / "a.db").string());
+    std::mt19937 random(5);
+    for (std::size_t i = 4 * 4096; i < 7 * 4096 && i < damaged.size(); ++i) damaged[i] = static_cast<char>(random());
+    write_bytes((dir / "damaged.db").string(), damaged);
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "write_tunedb_fixtures: %s\n", error.what());

@@ -182,6 +182,11 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
   std::mt19937 random(7u);
   std::string noise(8192, '\0');
   for (char& byte : noise) byte = static_cast<char>(random());
+  // Pages 5 to 7 (b-trees of the schema's tables) overwritten by random bytes; the header and the
+  // schema on page 1 still read.
+  std::string damaged = good_bytes;
+  REQUIRE(damaged.size() >= 7 * 4096);
+  for (std::size_t i = 4 * 4096; i < 7 * 4096; ++i) damaged[i] = static_cast<char>(random());
 
   const std::vector<std::tuple<const char*, std::string, const char*>> files{
       {"text.db", "layout,m,n,k\nnn,128,128,128\n", "not an SQLite database"},
@@ -189,6 +194,7 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
       {"noise.db", noise, "not an SQLite database"},
       {"half.db", good_bytes.substr(0, good_bytes.size() / 2), "truncated"},
       {"header.db", good_bytes.substr(0, 100), "truncated"},
+      {"damaged.db", damaged, "the database is damaged (SQLite's quick_check: "},
   };
   for (const auto& [name, bytes, reason] : files) {
     write_bytes(dir.file(name), bytes);
