@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "build_info.hpp"
 #include "compare.hpp"
@@ -21,6 +21,7 @@
 #include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
+#include "output_file.hpp"
 #include "problem.hpp"
 #include "search_setup.hpp"
 #include "shapes_file.hpp"
@@ -265,11 +266,9 @@ int run(const Options& options) {
     throw BadInput(error.what());
   }
   std::optional<cache::Database> db = open_database(options.db_path);
-  std::ofstream csv_file;
-  if (!options.csv_path.empty()) {
-    csv_file.open(options.csv_path);
-    if (!csv_file) throw BadInput(options.csv_path + ": cannot open for writing");
-  }
+  // Created now, so that a path it cannot write is bad input; in place only once whole.
+  std::optional<OutputFile> csv_file;
+  if (!options.csv_path.empty()) csv_file.emplace(options.csv_path);
   GT_CUDA(cudaSetDevice(device->index));
   std::cout << "# gemmbench\n\n"
             << "- date: " << utc_date_time() << "\n- GPU: " << device->name << " (" << device->arch() << ", "
@@ -289,13 +288,9 @@ int run(const Options& options) {
     all_passed = bench.run(problems[i], table, csv) && all_passed;
   }
   table.print_markdown(std::cout);
-  if (!options.csv_path.empty()) {
-    csv.print_csv(csv_file);
-    csv_file.close();
-    if (!csv_file) {
-      spdlog::error("{}: write failed", options.csv_path);
-      return kExitFailure;
-    }
+  if (csv_file) {
+    csv.print_csv(csv_file->stream());
+    csv_file->commit();
   }
   if (!all_passed) {
     spdlog::error("some kernels failed to run or their check against cuBLAS (see the table)");

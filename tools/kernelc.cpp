@@ -5,13 +5,13 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 
 #include "exit_codes.hpp"
 #include "kernel_family.hpp"
 #include "log_options.hpp"
 #include "nvrtc_compiler.hpp"
+#include "output_file.hpp"
 
 namespace gemmtune {
 namespace {
@@ -50,9 +50,9 @@ void compile_one(const std::string& name, const std::string& arch, bool show_log
   if (show_log) std::cout << compiled.log << "\n";
   if (!out_dir.empty()) {
     const std::string path = out_dir + "/" + name + ".cubin";
-    std::ofstream file(path, std::ios::binary);
-    file.write(compiled.cubin.data(), static_cast<std::streamsize>(compiled.cubin.size()));
-    if (!file) throw std::runtime_error("could not write " + path);
+    OutputFile file(path);
+    file.stream().write(compiled.cubin.data(), static_cast<std::streamsize>(compiled.cubin.size()));
+    file.commit();
     spdlog::debug("{}: wrote {}", name, path);
   }
 }

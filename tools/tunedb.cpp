@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "exit_codes.hpp"
 #include "html_report.hpp"
 #include "log_options.hpp"
+#include "output_file.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
 #include "tuning_db.hpp"
@@ -115,13 +115,6 @@ Problem parse_problem_argument(const std::string& text) {
   } catch (const std::invalid_argument& error) {
     throw BadInput(error.what());
   }
-}
-
-// An output file is opened before anything is written, so that a bad path is bad input.
-std::ofstream open_output(const std::string& path) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw BadInput(path + ": cannot open for writing");
-  return file;
 }
 
 int list_command(const std::string& db_path) {
@@ -259,19 +252,24 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
 int export_command(const std::string& db_path, const std::string& format,
                    const std::string& out_path) {
   const Database db = open_database(db_path);
-  std::ofstream file;
-  if (!out_path.empty()) file = open_output(out_path);
+  // Created before anything is read, so that a bad path is bad input; in place only when whole.
+  std::optional<gemmtune::OutputFile> file;
+  if (!out_path.empty()) file.emplace(out_path);
   const auto rows = db.all_measurements();
   spdlog::debug("{} measurements to {} as {}", rows.size(), out_path.empty() ? "standard output" : out_path, format);
-  std::ostream& out = out_path.empty() ? std::cout : file;
+  std::ostream& out = file ? file->stream() : std::cout;
   if (format == "csv") {
     write_csv(out, rows);
   } else {
     write_json(out, rows);
   }
+  if (file) {
+    file->commit();
+    return kExitDone;
+  }
   out.flush();
   if (!out) {
-    spdlog::error("{}: write failed", out_path.empty() ? "stdout" : out_path);
+    spdlog::error("stdout: write failed");
     return kExitFailure;
   }
   return kExitDone;
@@ -341,13 +339,9 @@ int report_command(const std::string& db_path, const std::string& out_path,
   }();
   const std::string html = report::render_report_html(model);
   spdlog::debug("{} GPU(s), {} bytes of HTML", model.gpus.size(), html.size());
-  std::ofstream file = open_output(out_path);
-  file << html;
-  file.close();
-  if (!file) {
-    spdlog::error("{}: cannot write the report", out_path);
-    return kExitFailure;
-  }
+  gemmtune::OutputFile file(out_path);
+  file.stream() << html;
+  file.commit();
   std::cout << "wrote " << out_path << ": " << model.gpus.size() << " GPU(s)"
             << (model.gpus.empty() ? ", nothing measured yet" : "") << '\n';
   return kExitDone;

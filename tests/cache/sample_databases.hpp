@@ -37,4 +37,15 @@ inline void write_b(const std::string& path) {
   db.store_binary({{reg2d_name(64), "h", "", "sm_90", "13.0"}, "lowered", {'b'}, 64, 0, "", ""});
 }
 
+// Many: on the H200, kShared measured with 400 configurations, so that its export and report are
+// hundreds of kilobytes (for the tests of an output that fails part-way).
+inline void write_many(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kShared);
+  for (int bm = 1; bm <= 400; ++bm) {
+    db.record_measurement(ok_measurement(gpu, problem, add_reg2d_config(db, bm), 1.0 + bm / 1000.0), WinnerUpdate{1.2});
+  }
+}
+
 }  // namespace gemmtune::cache::test

@@ -1,6 +1,6 @@
 // Writes the databases tunedb's ctest tests read: DIR/a.db, DIR/b.db, DIR/into.db (a copy of
-// a.db, for merge), DIR/garbage.db (not a database) and DIR/damaged.db (a.db with pages 5 to 7
-// overwritten by random bytes), replacing earlier ones.
+// a.db, for merge), DIR/garbage.db (not a database), DIR/damaged.db (a.db with pages 5 to 7
+// overwritten by random bytes) and DIR/many.db (400 measurements), replacing earlier ones.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -18,11 +18,12 @@ int main(int argc, char** argv) {
   try {
     const fs::path dir = argv[1];
     fs::create_directories(dir);
-    for (const char* name : {"a.db", "b.db", "into.db", "garbage.db", "damaged.db"}) {
+    for (const char* name : {"a.db", "b.db", "into.db", "garbage.db", "damaged.db", "many.db"}) {
       for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(dir / (name + std::string(suffix)));
     }
     write_a((dir / "a.db").string());
     write_b((dir / "b.db").string());
+    write_many((dir / "many.db").string());
     fs::copy_file(dir / "a.db", dir / "into.db");
     write_bytes((dir / "garbage.db").string(), "this is not a database, just some text\n");
     // b-tree pages of the schema's tables, past the header and the schema on page 1.
