@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -60,6 +61,17 @@ CLI::Validator positive_number(bool whole) {
         return ok ? std::string() : "'" + text + "' is not a positive " + (whole ? "whole " : "") + "number";
       },
       whole ? "POSITIVE INT" : "POSITIVE");
+}
+
+// More compile processes than this many a core only wait for one another (and a typo such as
+// --jobs 100000 forks until the machine stalls): more are cut to it, with a warning.
+constexpr int kMaxJobsPerCore = 4;
+
+// The cores this process may run on: its CPU affinity, which a container or taskset narrows.
+int usable_cores() {
+  cpu_set_t cores;
+  if (::sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 std::string format_duration(double seconds) {
@@ -155,7 +167,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
 
 int tune_main(int argc, char** argv) {
   tuner::TuneOptions options;
-  options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = usable_cores();
+  options.jobs = cores;
   std::string shapes_path, budget_text;
   LogOptions log_options;
   CLI::App app{
@@ -175,7 +188,9 @@ int tune_main(int argc, char** argv) {
   app.add_option("--budget", budget_text,
                  "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
                  "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
-  app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
+  app.add_option("--jobs", options.jobs,
+                 "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
+                     " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
       ->check(positive_number(true));
   app.add_option("--families", options.families,
                  "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
@@ -194,6 +209,11 @@ int tune_main(int argc, char** argv) {
     return exit_for_parse_error(app, error);
   }
   start_logging("tune", log_options);
+  if (options.jobs > kMaxJobsPerCore * cores) {
+    spdlog::warn("--jobs {} is more than {} compile processes a core ({} core(s) here): using {}", options.jobs,
+                 kMaxJobsPerCore, cores, kMaxJobsPerCore * cores);
+    options.jobs = kMaxJobsPerCore * cores;
+  }
 
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);

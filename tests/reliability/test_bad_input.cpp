@@ -1,6 +1,7 @@
 // Bad input to tune: each gets a message that says what is wrong (and where, for a line of a
 // shapes file), exit code 2 as documented, and leaves the database as it was (or uncreated).
 #include <catch2/catch.hpp>
+#include <sched.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -159,6 +160,31 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
     CHECK(result.err.find(message) != std::string::npos);
     CHECK_FALSE(fs::exists(db));
   }
+}
+
+TEST_CASE("reliability: --jobs above 4 compile processes a core is cut to that, with a warning", "[reliability]") {
+  ScratchDir dir;
+  const std::string shapes = dir.file("good.txt"), db = dir.file("tuned.db");
+  write_bytes(shapes, "128 128 128\n");
+  cpu_set_t set;
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  const int cores = CPU_COUNT(&set), cap = 4 * cores;
+  // One above the cap (not 100000, which today's main would fork) shows the cut and what was used.
+  std::vector<std::string> args = dry_run_args(shapes, db);
+  args.insert(args.end(), {"--jobs", std::to_string(cap + 1)});
+  const TuneResult result = run_tune(args, dir.path());
+  INFO(result.describe());
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("tune: warning: --jobs " + std::to_string(cap + 1) + " is more than 4 compile processes a core (" +
+                        std::to_string(cores) + " core(s) here): using " + std::to_string(cap)) != std::string::npos);
+  CHECK(result.out.find("with " + std::to_string(cap) + " worker(s)") != std::string::npos);
+  // At the cap itself nothing is said.
+  args.back() = std::to_string(cap);
+  const TuneResult at_cap = run_tune(args, dir.path());
+  INFO(at_cap.describe());
+  CHECK(at_cap.exit_code == 0);
+  CHECK(at_cap.err.find("--jobs") == std::string::npos);
+  CHECK(at_cap.out.find("with " + std::to_string(cap) + " worker(s)") != std::string::npos);
 }
 
 TEST_CASE("reliability: --gpu that matches no usable GPU exits 2 saying why, with no database", "[reliability]") {
