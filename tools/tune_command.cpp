@@ -17,6 +17,7 @@
 #include "log_options.hpp"
 #include "make_strategy.hpp"
 #include "nvrtc_compiler.hpp"
+#include "progress_printer.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "tuning_run.hpp"
@@ -73,60 +74,6 @@ int usable_cores() {
   if (::sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
-
-std::string format_duration(double seconds) {
-  char text[32];
-  if (seconds < 60) std::snprintf(text, sizeof text, "%.0fs", seconds);
-  else std::snprintf(text, sizeof text, "%.0fm%02.0fs", seconds / 60 - 0.5, std::fmod(seconds, 60.0));
-  return text;
-}
-
-// A progress bar on a terminal; plain log lines (one per tenth of a problem) otherwise. Both on
-// standard error: standard output holds the results table alone.
-class ProgressPrinter {
- public:
-  explicit ProgressPrinter(bool quiet) : terminal_(::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
-
-  void operator()(const tuner::Progress& p) {
-    if (quiet_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (p.problem != current_) {
-      if (terminal_ && !current_.empty()) std::fputc('\n', stderr);
-      current_ = p.problem;
-      problem_started_ = now;
-      last_logged_tenth_ = -1;
-    }
-    const double elapsed = std::chrono::duration<double>(now - problem_started_).count();
-    const double eta = p.done > 0 && p.planned > p.done ? elapsed / p.done * (p.planned - p.done) : 0;
-    if (terminal_) {
-      const int width = 30;
-      const int filled = p.planned ? static_cast<int>(width * std::min<double>(1.0, double(p.done) / p.planned)) : 0;
-      std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  ETA %-7s %.60s\033[K", p.problem_index + 1,
-                   p.problem_count, p.problem.c_str(), std::string(filled, '#').c_str(),
-                   std::string(width - filled, ' ').c_str(), p.done, p.planned, format_duration(eta).c_str(),
-                   p.message.c_str());
-      std::fflush(stderr);
-    } else {
-      const int tenth = p.planned ? static_cast<int>(10 * p.done / p.planned) : 0;
-      spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
-      if (tenth != last_logged_tenth_) {
-        last_logged_tenth_ = tenth;
-        spdlog::info("[{}/{}] {}: {}/{} candidates, ETA {}", p.problem_index + 1, p.problem_count, p.problem, p.done,
-                     p.planned, format_duration(eta));
-      }
-    }
-  }
-  void finish() {
-    if (terminal_ && !current_.empty() && !quiet_) std::fputc('\n', stderr);
-  }
-
- private:
-  bool terminal_;
-  bool quiet_;
-  std::string current_;
-  std::chrono::steady_clock::time_point problem_started_;
-  int last_logged_tenth_ = -1;
-};
 
 void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
   std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()

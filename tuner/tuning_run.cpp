@@ -56,7 +56,9 @@ class ProblemTuner {
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
         gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run) {}
 
-  ProblemReport tune(const Problem& problem, const std::function<void(std::size_t, std::size_t, const std::string&)>& tick) {
+  // tick(done, planned, resumed, message), as Progress has them.
+  ProblemReport tune(const Problem& problem,
+                     const std::function<void(std::size_t, std::size_t, std::size_t, const std::string&)>& tick) {
     const auto started = SteadyClock::now();
     ProblemReport report;
     report.problem = problem;
@@ -91,7 +93,7 @@ class ProblemTuner {
     bool search_over = false;
     auto finish = [&](const KernelConfig& config, const CandidateResult& result, const std::string& message) {
       strategy->report(config, result);
-      tick(strategy->reported_count(), strategy->planned_count(), message);
+      tick(strategy->reported_count(), strategy->planned_count(), report.resumed, message);
     };
     while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
       // Keep the compile workers busy, a little ahead of the measurements.
@@ -126,7 +128,10 @@ class ProblemTuner {
           finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
         }
       }
-      if (ready.empty()) continue;
+      if (ready.empty()) {
+        tick(strategy->reported_count(), strategy->planned_count(), report.resumed, "");  // time passes
+        continue;
+      }
 
       const CompiledKernel compiled = std::move(ready.front());
       ready.pop_front();
@@ -232,8 +237,12 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   ProblemTuner tuner(options, db, measurer, pool, device, gpu_id, gpu_key, new_run_id(), run);
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const Problem& problem = problems[i];
-    auto tick = [&](std::size_t done, std::size_t planned, const std::string& message) {
-      if (progress) progress(Progress{i, problems.size(), to_string(problem), done, planned, message});
+    const auto problem_started = SteadyClock::now();
+    auto tick = [&](std::size_t done, std::size_t planned, std::size_t resumed, const std::string& message) {
+      if (progress) {
+        progress(Progress{i, problems.size(), to_string(problem), done, planned, resumed,
+                          seconds_since(problem_started), message});
+      }
     };
     run.problems.push_back(tuner.tune(problem, tick));
     const ProblemReport& done = run.problems.back();
@@ -272,6 +281,13 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   }
   std::size_t next = 0, done = 0;
   std::size_t failures = 0;
+  const auto compiling_started = SteadyClock::now();
+  auto report_progress = [&](const std::string& message) {
+    if (progress) {
+      progress(Progress{0, 1, "all problems", done, candidates.size(), run.cubins_reused,
+                        seconds_since(compiling_started), message});
+    }
+  };
   while (done < candidates.size()) {
     while (next < candidates.size() && pool.has_idle_worker()) {
       const KernelConfig& config = candidates[next++];
@@ -282,7 +298,9 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
       }
       pool.submit(config);
     }
-    for (const CompileOutcome& outcome : pool.collect(std::chrono::milliseconds(200))) {
+    const std::vector<CompileOutcome> outcomes = pool.collect(std::chrono::milliseconds(200));
+    if (outcomes.empty()) report_progress("");  // time passes
+    for (const CompileOutcome& outcome : outcomes) {
       ++done;
       std::string message = kernel_name(outcome.config);
       if (outcome.compiled) {
@@ -293,7 +311,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
         message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
         spdlog::warn("{}", message);
       }
-      if (progress) progress(Progress{0, 1, "all problems", done, candidates.size(), message});
+      report_progress(message);
     }
   }
   if (failures > 0) throw Error(std::to_string(failures) + " candidate(s) failed to compile (see the warnings above)");

@@ -52,14 +52,18 @@ struct RunReport {
   int worker_restarts = 0;
 };
 
-// A line of progress: "problem i of n", candidates done of planned, and a message.
+// A line of progress: "problem i of n", candidates done of planned, and a message. Sent as each
+// candidate ends, and also while none does (about every 200 ms), so that a printer can say
+// something at least every so often.
 struct Progress {
   std::size_t problem_index = 0;
   std::size_t problem_count = 0;
   std::string problem;
   std::size_t done = 0;
   std::size_t planned = 0;
-  std::string message;  // the last candidate's outcome
+  std::size_t resumed = 0;  // of `done`, found in the database: no work here, so not part of a rate
+  double seconds = 0;       // since this problem started (a dry run: since it started compiling)
+  std::string message;      // the last candidate's outcome; empty when no candidate ended
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
