@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "arch_name.hpp"
 #include "exit_codes.hpp"
 #include "kernel_family.hpp"
 #include "log_options.hpp"
@@ -21,7 +22,7 @@ namespace {
 // family refuses, or no name at all.
 std::vector<std::string> names_to_compile(std::vector<std::string> names, const std::string& arch, bool defaults) {
   try {
-    require_supported_arch(arch);
+    require_supported_arch(arch);  // canonical_arch's key
     if (defaults) {
       for (const KernelFamily* family : all_families()) {
         names.push_back(kernel_name(family->default_config(Layout::NN, family->alignments().front())));
@@ -74,12 +75,17 @@ int main(int argc, char** argv) {
                                "a configuration failed to compile, or its cubin to be written")};
   prefix_parse_errors(app, "kernelc");
   app.add_option("names", names, "Kernel names, e.g. gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1");
-  app.add_option("--arch", arch, "Target arch")->capture_default_str();
+  app.add_option("--arch", arch, "Target arch: sm_90 (also sm_90a, compute_90, 9.0 or 90)")->capture_default_str();
   app.add_option("--out", out_dir, "Write <name>.cubin files into this existing directory")->check(CLI::ExistingDirectory);
   app.add_flag("--log", show_log, "Print NVRTC's whole log");
   app.add_flag("--defaults", defaults, "Also compile every family's default configuration (layout nn)");
   add_log_options(app, log_options);
   return parse_and_run(app, argc, argv, "kernelc", log_options, [&] {
+    try {
+      arch = canonical_arch(arch);
+    } catch (const std::invalid_argument& error) {
+      throw BadInput("--arch: " + std::string(error.what()));
+    }
     names = names_to_compile(std::move(names), arch, defaults);  // BadInput: exit 2, nothing compiled
     int failures = 0;
     for (const std::string& name : names) {

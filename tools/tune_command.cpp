@@ -10,6 +10,7 @@
 #include <iostream>
 #include <thread>
 
+#include "arch_name.hpp"
 #include "build_info.hpp"
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
@@ -144,7 +145,8 @@ int tune_main(int argc, char** argv) {
       ->delimiter(',');
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
-  app.add_option("--arch", options.arch, "With --dry-run: the arch to compile for, e.g. sm_90");
+  app.add_option("--arch", options.arch,
+                 "With --dry-run: the arch to compile for: sm_90 (also sm_90a, compute_90, 9.0 or 90; all stored as sm_90)");
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
@@ -167,7 +169,19 @@ int tune_main(int argc, char** argv) {
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
-    if (options.dry_run) require_supported_arch(options.arch);
+    if (options.dry_run) {
+      const std::string typed = options.arch;
+      try {
+        options.arch = canonical_arch(typed);
+      } catch (const std::invalid_argument& error) {
+        throw CLI::ValidationError("--arch", error.what());
+      }
+      if (options.arch != typed) {
+        spdlog::info("--arch {}: compiling for {}, the arch the GPU reports, under which a run on it finds the cubins",
+                     typed, options.arch);
+      }
+      require_supported_arch(options.arch);
+    }
   } catch (const CLI::ParseError& error) {  // the ValidationErrors above
     return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {

@@ -187,6 +187,33 @@ TEST_CASE("reliability: --jobs above 4 compile processes a core is cut to that, 
   CHECK(at_cap.out.find("with " + std::to_string(cap) + " worker(s)") != std::string::npos);
 }
 
+TEST_CASE("reliability: --arch sm_90a, compute_90, 9.0 and 90 store cubins under sm_90, as an H200 looks them up",
+          "[reliability]") {
+  ScratchDir dir;
+  const std::string shapes = dir.file("good.txt");
+  write_bytes(shapes, "128 128 128\n");
+  const std::string reference_db = dir.file("sm_90.db");
+  REQUIRE(run_tune(dry_run_args(shapes, reference_db), dir.path()).exit_code == 0);
+  const std::set<std::string> expected = DatabaseProbe(reference_db, DatabaseProbe::Use::Inspect).binary_keys();
+  REQUIRE(expected.size() == 3);
+  for (const char* typed : {"sm_90a", "compute_90", "9.0", "90", "SM_90"}) {
+    INFO(typed);
+    const std::string db = dir.file(std::string(typed) + ".db");
+    std::vector<std::string> args = dry_run_args(shapes, db);
+    args[2] = typed;  // --arch's value
+    const TuneResult result = run_tune(args, dir.path());
+    INFO(result.describe());
+    CHECK(result.exit_code == 0);
+    CHECK(DatabaseProbe(db, DatabaseProbe::Use::Inspect).binary_keys() == expected);
+  }
+  const TuneResult refused = run_tune({"--dry-run", "--arch", "hopper", "--shapes", shapes, "--db", dir.file("no.db")},
+                                      dir.path());
+  INFO(refused.describe());
+  CHECK(refused.exit_code == kBadInput);
+  CHECK(refused.err.find("tune: --arch: 'hopper' is not a GPU arch: write it as sm_90") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.file("no.db")));
+}
+
 TEST_CASE("reliability: --gpu that matches no usable GPU exits 2 saying why, with no database", "[reliability]") {
   ScratchDir dir;
   const std::string shapes = dir.file("good.txt"), db = dir.file("tuned.db");
