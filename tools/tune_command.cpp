@@ -189,10 +189,10 @@ int tune_main(int argc, char** argv) {
     return 2;
   }
 
+  ProgressPrinter progress(log_options.quiet);
   try {
     // The whole shapes file is checked before any GPU work or database access.
     const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_path);
-    ProgressPrinter progress(log_options.quiet);
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
@@ -203,11 +203,13 @@ int tune_main(int argc, char** argv) {
     std::cerr << "tune: " << error.what() << '\n';
     return 2;
   } catch (const tuner::DatabaseRefused& error) {
-    std::cerr << "\ntune: " << error.what() << '\n';
+    progress.finish();  // ends a progress bar's line; no blank line otherwise
+    std::cerr << "tune: " << error.what() << '\n';
     return 2;
   } catch (const std::exception& error) {
+    progress.finish();
     const std::string message = error.what();
-    std::cerr << "\ntune: " << message << '\n';
+    std::cerr << "tune: " << message << '\n';
     const bool bad_input = message.find("no visible GPU matches") != std::string::npos ||
                            message.find("no usable CUDA device") != std::string::npos ||
                            message.find("does not run on") != std::string::npos;  // a named family

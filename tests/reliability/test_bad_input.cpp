@@ -45,7 +45,8 @@ void require_database_refused(const ScratchDir& dir, const std::string& db, cons
   const TuneResult result = run_tune(dry_run_args(dir.file("good.txt"), db), dir.path(), run_as);
   INFO(result.describe());
   CHECK(result.exit_code == kBadInput);
-  CHECK(result.err.find("tune: " + db + ": ") != std::string::npos);
+  // The message comes first, with no blank line before it.
+  CHECK(result.err.rfind("tune: " + db + ": ", 0) == 0);
   CHECK(result.err.find(reason) != std::string::npos);
   CHECK(result.out.find("cubins compiled") == std::string::npos);
   if (is_file) CHECK(read_bytes(db) == before);
@@ -272,8 +273,19 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
     INFO("a directory");
     const std::string db = dir.file("folder.db");
     fs::create_directory(db);
-    require_database_refused(dir, db, "directory");
+    require_database_refused(dir, db, "is a directory, not a database file; name a file in it, e.g. " + db + "/tuned.db");
     CHECK(fs::is_empty(db));
+  }
+  {
+    INFO("a device");
+    require_database_refused(dir, "/dev/null", "is not a regular file (a device, a pipe or a socket)");
+  }
+  {
+    INFO("a file in a folder that does not exist");
+    const std::string folder = dir.file("no-such-folder");
+    require_database_refused(dir, folder + "/tuned.db",
+                             "the folder " + folder + " does not exist, so the database cannot be created in it");
+    CHECK_FALSE(fs::exists(folder));
   }
   CHECK(read_bytes(good) == good_bytes);
 }
@@ -310,5 +322,15 @@ TEST_CASE("reliability: a read-only database or folder is refused with exit 2 an
     require_database_refused(dir, db, reason, *runner);
     const auto entries = std::distance(fs::directory_iterator(parent), fs::directory_iterator());
     CHECK(entries == 1);  // the database, and nothing created beside it
+  }
+  {
+    INFO("a new database in a read-only folder");
+    const fs::path parent = dir.path() / "read-only-empty-folder";
+    fs::create_directory(parent);
+    fs::permissions(parent, read_only_folder);
+    const std::string db = (parent / "tuned.db").string();
+    require_database_refused(dir, db, "the folder " + parent.string() + " is not writable, so the database cannot be created in it",
+                             *runner);
+    CHECK(fs::is_empty(parent));
   }
 }
