@@ -19,6 +19,7 @@
 #include "kernel_family.hpp"
 #include "loaded_kernel.hpp"
 #include "log_options.hpp"
+#include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
 #include "output_file.hpp"
@@ -322,14 +323,14 @@ int main(int argc, char** argv) {
   app.add_option("--kernel", options.kernels,
                  "Also time this configuration, by kernel name (as tunedb lists them), on every problem of its "
                  "layout; at most the alignment the inputs allow; repeatable");
-  app.add_option("--alpha", options.alpha, "alpha")->capture_default_str();
-  app.add_option("--beta", options.beta, "beta")->capture_default_str();
+  app.add_option("--alpha", options.alpha, "alpha")->capture_default_str()->check(finite_number());
+  app.add_option("--beta", options.beta, "beta")->capture_default_str()->check(finite_number());
   app.add_option("--db", options.db_path, "Also time the winner tuned for each problem on this GPU in this database")
       ->check(CLI::ExistingFile);
   app.add_option("--csv", options.csv_path, "Also write every row, with spread and repetitions, as CSV to this file");
   app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   add_log_options(app, log_options);
   return parse_and_run(app, argc, argv, "gemmbench", log_options, [&] { return run(options); });
 }

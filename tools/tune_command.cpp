@@ -5,9 +5,9 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <thread>
 
 #include "arch_name.hpp"
@@ -17,6 +17,7 @@
 #include "kernel_family.hpp"
 #include "log_options.hpp"
 #include "make_strategy.hpp"
+#include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "progress_printer.hpp"
 #include "shapes_file.hpp"
@@ -45,24 +46,6 @@ tuner::Budget parse_budget(const std::string& text) {
   else if (unit == "m") budget.max_seconds = 60 * value;
   else throw CLI::ValidationError("--budget", "unknown unit '" + unit + "' (use s or m)");
   return budget;
-}
-
-// CLI::PositiveNumber's message ("Value 0 not in range 0.000000 to 1.797693e+308") hides what
-// is wanted; this one says it.
-CLI::Validator positive_number(bool whole) {
-  return CLI::Validator(
-      [whole](std::string& text) {
-        std::size_t used = 0;
-        double value = 0;
-        try {
-          value = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        const bool ok = used == text.size() && value > 0 && (!whole || value == std::floor(value));
-        return ok ? std::string() : "'" + text + "' is not a positive " + (whole ? "whole " : "") + "number";
-      },
-      whole ? "POSITIVE INT" : "POSITIVE");
 }
 
 // More compile processes than this many a core only wait for one another (and a typo such as
@@ -139,7 +122,7 @@ int tune_main(int argc, char** argv) {
   app.add_option("--jobs", options.jobs,
                  "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
-      ->check(positive_number(true));
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--families", options.families,
                  "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
       ->delimiter(',');
@@ -150,7 +133,7 @@ int tune_main(int argc, char** argv) {
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
-      ->check(positive_number(false));
+      ->check(positive_number());
   add_log_options(app, log_options);
   try {
     app.parse(argc, argv);

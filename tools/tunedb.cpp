@@ -18,6 +18,7 @@
 #include "exit_codes.hpp"
 #include "html_report.hpp"
 #include "log_options.hpp"
+#include "numeric_options.hpp"
 #include "output_file.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
@@ -413,10 +414,10 @@ int main(int argc, char** argv) {
                        "(default: BM*BN if present, else the first parameter)");
   reporter->add_option("--peak-tflops", report_options.ceilings.peak_tflops,
                        "roofline compute ceiling (default: built-in table, else observed)")
-      ->check(CLI::PositiveNumber);
+      ->check(gemmtune::positive_number());
   reporter->add_option("--bandwidth-gbs", report_options.ceilings.bandwidth_gbs,
                        "roofline memory ceiling in GB/s (default: built-in table, else observed)")
-      ->check(CLI::PositiveNumber);
+      ->check(gemmtune::positive_number());
   add_db_option(reporter);
 
   return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {

@@ -135,8 +135,9 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
     return args;
   };
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-      {with({"--jobs", "0"}), "--jobs: '0' is not a positive whole number"},
-      {with({"--jobs", "many"}), "--jobs: 'many' is not a positive whole number"},
+      {with({"--jobs", "0"}), "--jobs: must be a whole number from 1 to 2147483647 (got '0')"},
+      {with({"--jobs", "many"}), "--jobs: must be a whole number from 1 to 2147483647 (got 'many')"},
+      {with({"--jobs", "99999999999"}), "--jobs: must be a whole number from 1 to 2147483647 (got '99999999999')"},
       {{"--dry-run", "--arch", "sm_12", "--shapes", shapes, "--db", db}, "cannot compile for arch 'sm_12'"},
       {with({"--frobnicate"}), "The following argument was not expected: --frobnicate"},
       // CLI11 checks required options before unknown ones; the unknown flag is still what is named.
@@ -145,7 +146,8 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
       {with({"--budget", "abc"}), "--budget: 'abc' is not a count (120) or a time (90s, 15m)"},
       {with({"--budget", "10h"}), "unknown unit 'h'"},
       {with({"--strategy", "fastest"}), "--strategy"},
-      {with({"--timeout-floor", "0"}), "--timeout-floor: '0' is not a positive number"},
+      {with({"--timeout-floor", "0"}), "--timeout-floor: must be a number > 0 (got '0')"},
+      {with({"--timeout-floor", "inf"}), "--timeout-floor: must be a number > 0 (got 'inf')"},
       {with({"--families", "naive,nope"}), "unknown kernel family 'nope'"},
       {{"--dry-run", "--arch", "sm_80", "--shapes", shapes, "--db", db, "--families", "wgmma"},
        "kernel family 'wgmma' does not run on sm_80 GPUs"},
