@@ -17,20 +17,25 @@
 namespace gemmtune {
 namespace {
 
-// The names to compile: those given, then with --defaults every family's default. Throws
-// BadInput for an arch NVRTC does not know, a name that does not parse, a configuration its
-// family refuses, or no name at all.
+// The names to compile: those given, then with --defaults the default of every family that runs
+// on `arch`. Throws BadInput for an arch NVRTC does not know, a name that does not parse, a
+// configuration its family refuses or whose family does not run on `arch`, or no name at all.
 std::vector<std::string> names_to_compile(std::vector<std::string> names, const std::string& arch, bool defaults) {
   try {
     require_supported_arch(arch);  // canonical_arch's key
     if (defaults) {
       for (const KernelFamily* family : all_families()) {
+        if (!family->compile_arch(arch)) continue;  // wgmma off Hopper
         names.push_back(kernel_name(family->default_config(Layout::NN, family->alignments().front())));
       }
     }
     for (const std::string& name : names) {  // refuse bad names and illegal configurations before compiling
       const KernelConfig config = parse_kernel_name(name);
-      if (auto reason = find_family(config.family).check(config)) throw BadInput(name + ": " + *reason);
+      const KernelFamily& family = find_family(config.family);
+      if (auto reason = family.check(config)) throw BadInput(name + ": " + *reason);
+      if (!family.compile_arch(arch)) {
+        throw BadInput(name + ": kernel family '" + config.family + "' does not run on " + arch + " GPUs");
+      }
     }
   } catch (const std::invalid_argument& error) {
     throw BadInput(error.what());
