@@ -5,6 +5,7 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "echoed_text.hpp"
 #include "kernel_family.hpp"
 
 namespace gemmtune {
@@ -34,7 +35,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 // positive decimal without leading zeros (so that the name stays canonical).
 int parse_field(std::string_view field, std::string_view tag, std::string_view name) {
   auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("kernel name '" + std::string(name) + "': " + why);
+    throw std::invalid_argument("kernel name " + quoted(name) + ": " + why);
   };
   if (field.substr(0, tag.size()) != tag) {
     fail("expected field '" + std::string(tag) + "<value>', found '" + std::string(field) + "'");
@@ -67,8 +68,7 @@ Layout parse_layout(std::string_view text) {
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
     if (key == layout_name(layout)) return layout;
   }
-  throw std::invalid_argument("unknown layout '" + std::string(text) +
-                              "' (expected nn, nt, tn or tt)");
+  throw std::invalid_argument("unknown layout " + quoted(text) + " (expected nn, nt, tn or tt)");
 }
 
 int KernelConfig::get(std::string_view param) const {
@@ -104,7 +104,7 @@ std::string kernel_name(const KernelConfig& config) {
 
 KernelConfig parse_kernel_name(std::string_view name) {
   if (name.substr(0, kNamePrefix.size()) != kNamePrefix) {
-    throw std::invalid_argument("kernel name '" + std::string(name) + "' does not start with '" +
+    throw std::invalid_argument("kernel name " + quoted(name) + " does not start with '" +
                                 std::string(kNamePrefix) + "'");
   }
   const std::vector<std::string_view> fields = split(name.substr(kNamePrefix.size()), '_');
@@ -112,7 +112,7 @@ KernelConfig parse_kernel_name(std::string_view name) {
   const KernelFamily& family = find_family(fields.front());
   const std::vector<ParamSpec>& specs = family.params();
   if (fields.size() != specs.size() + 3) {
-    throw std::invalid_argument("kernel name '" + std::string(name) + "': family '" +
+    throw std::invalid_argument("kernel name " + quoted(name) + ": family '" +
                                 std::string(family.name()) + "' takes " +
                                 std::to_string(specs.size()) + " parameters, the name has " +
                                 std::to_string(static_cast<long>(fields.size()) - 3));
@@ -122,10 +122,10 @@ KernelConfig parse_kernel_name(std::string_view name) {
   try {
     config.layout = parse_layout(fields[1]);
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("kernel name '" + std::string(name) + "': " + error.what());
+    throw std::invalid_argument("kernel name " + quoted(name) + ": " + error.what());
   }
   if (fields[1] != layout_name(config.layout)) {
-    throw std::invalid_argument("kernel name '" + std::string(name) + "': layout must be lower case");
+    throw std::invalid_argument("kernel name " + quoted(name) + ": layout must be lower case");
   }
   for (std::size_t i = 0; i < specs.size(); ++i) {
     config.params.emplace_back(specs[i].name, parse_field(fields[i + 2], lower(specs[i].name), name));

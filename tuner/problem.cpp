@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "echoed_text.hpp"
+
 namespace gemmtune::tuner {
 namespace {
 
@@ -40,7 +42,7 @@ std::string to_string(const Problem& problem) {
 
 int parse_dimension(std::string_view text, std::string_view name) {
   const std::string not_positive =
-      std::string(name) + " must be a positive integer, got '" + std::string(text) + "'";
+      std::string(name) + " must be a positive integer, got " + quoted(text);
   // Digits only: from_chars alone would take a leading '-' and stop quietly at "12abc" or "1e3".
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
     throw std::invalid_argument(not_positive);
@@ -48,7 +50,7 @@ int parse_dimension(std::string_view text, std::string_view name) {
   std::int64_t value = 0;
   const std::from_chars_result parsed = std::from_chars(text.data(), text.data() + text.size(), value);
   if (parsed.ec == std::errc::result_out_of_range || value > kMaxDimension) {
-    throw std::invalid_argument(std::string(name) + " = " + std::string(text) +
+    throw std::invalid_argument(std::string(name) + " = " + echoed(text) +
                                 " is above the maximum " + std::to_string(kMaxDimension) + " (2^20)");
   }
   if (value == 0) throw std::invalid_argument(not_positive);
@@ -58,7 +60,7 @@ int parse_dimension(std::string_view text, std::string_view name) {
 std::array<int, 3> parse_dimensions(std::string_view text) {
   const std::vector<std::string_view> parts = split_dimensions(text);
   if (parts.size() != 3) {
-    throw std::invalid_argument("'" + std::string(text) + "' has " + std::to_string(parts.size()) +
+    throw std::invalid_argument(quoted(text) + " has " + std::to_string(parts.size()) +
                                 (parts.size() == 1 ? " size" : " sizes") + ", MxNxK needs 3");
   }
   return {parse_dimension(parts[0], "M"), parse_dimension(parts[1], "N"),
@@ -94,7 +96,7 @@ Problem parse_problem(std::string_view text) {
     if (auto violation = problem_limit_violation(problem)) throw std::invalid_argument(*violation);
     return problem;
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("problem '" + std::string(text) + "': " + error.what());
+    throw std::invalid_argument("problem " + quoted(text) + ": " + error.what());
   }
 }
 

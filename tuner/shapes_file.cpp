@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "echoed_text.hpp"
+
 namespace gemmtune::tuner {
 namespace {
 
@@ -60,8 +62,8 @@ std::string ordinal(std::size_t n) {
 
 void refuse_extra_field(const std::vector<std::string_view>& fields, std::size_t allowed) {
   if (fields.size() > allowed) {
-    throw std::invalid_argument("unexpected " + ordinal(allowed) + " field '" +
-                                std::string(fields[allowed]) + "' (" + kLineForms + ")");
+    throw std::invalid_argument("unexpected " + ordinal(allowed) + " field " + quoted(fields[allowed]) + " (" +
+                                kLineForms + ")");
   }
 }
 

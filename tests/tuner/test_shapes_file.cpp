@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "echoed_text.hpp"
 #include "shapes_file.hpp"
 
 namespace fs = std::filesystem;
@@ -230,4 +231,27 @@ TEST_CASE("shapes file: an unreadable file is refused with the system's reason",
   } else {
     WARN("no /proc/self/mem: read failure not exercised");
   }
+}
+
+TEST_CASE("shapes file: a 10,000-character field is echoed by its first 40 characters and its length", "[shapes]") {
+  const std::string digits(10000, '1'), letters(10000, 'x');
+  const std::string forty_ones(40, '1'), forty_xs(40, 'x');
+  CHECK(error_of(digits + " 64 64\n") ==
+        "shapes.txt:1: M = " + forty_ones + "... (10000 characters) is above the maximum 1048576 (2^20)");
+  CHECK(error_of("64 " + letters + " 64\n") ==
+        "shapes.txt:1: N must be a positive integer, got '" + forty_xs + "...' (10000 characters)");
+  CHECK(error_of("64 64 64 " + letters + "\n") ==
+        "shapes.txt:1: unknown layout '" + forty_xs + "...' (10000 characters) (expected nn, nt, tn or tt)");
+  CHECK(error_of("64 64 64 nn " + letters + "\n").size() < 200);
+  CHECK(error_of("64x64x" + digits + "\n").size() < 200);
+  const std::string problem_error = error_of("nn:64x64x64x" + digits + "\n");
+  CHECK(problem_error.size() < 250);
+  CHECK(problem_error.find("(10012 characters)") != std::string::npos);
+}
+
+TEST_CASE("shapes file: a cut never splits a UTF-8 character", "[shapes]") {
+  // 39 ASCII letters, then two-byte characters: the 40th byte starts one, the 41st continues it.
+  std::string utf8 = std::string(39, 'a');
+  for (int i = 0; i < 20; ++i) utf8 += "\xC3\xA9";  // é
+  CHECK(gemmtune::echoed(utf8) == std::string(39, 'a') + "... (79 characters)");  // bytes, as text.size()
 }
