@@ -120,20 +120,6 @@ std::string failures_table(const std::vector<cache::MeasurementRow>& rows) {
 }
 
 // The parameter names of the first ok candidate, for a note when --param matches none.
-std::string parameter_names(const std::vector<cache::MeasurementRow>& rows) {
-  for (const cache::MeasurementRow& row : rows) {
-    if (row.status != cache::Status::Ok) continue;
-    const auto params = nlohmann::ordered_json::parse(row.params_json, nullptr, false);
-    if (!params.is_object()) continue;
-    std::string names;
-    for (const auto& [name, value] : params.items()) {
-      if (value.is_number()) names += (names.empty() ? "" : ", ") + name;
-    }
-    return names;
-  }
-  return "";
-}
-
 std::string spread_section(const GpuSection& section, const std::string& requested_parameter) {
   if (!section.spread) {
     return "<h3>4. Candidates</h3>\n" + paragraph("note", escape_html(section.spread_note));
