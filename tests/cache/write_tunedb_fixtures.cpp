@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <string_view>
 #include <random>
 
 #include "sample_databases.hpp"
@@ -11,8 +12,14 @@
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   using namespace gemmtune::cache::test;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+  const char* usage = "usage: %s DIR\nWrites %s, replacing earlier ones.\n";
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  if (argc == 2 && (first == "--help" || first == "-h")) {
+    std::printf(usage, "write_tunedb_fixtures", "a.db, b.db, into.db, garbage.db, damaged.db and many.db in DIR, the databases tunedb's tests read");
+    return 0;
+  }
+  if (argc != 2 || first.starts_with('-')) {  // never a folder named after a mistyped option
+    std::fprintf(stderr, usage, "write_tunedb_fixtures", "a.db, b.db, into.db, garbage.db, damaged.db and many.db in DIR, the databases tunedb's tests read");
     return 2;
   }
   try {
