@@ -25,6 +25,7 @@
 #include "output_file.hpp"
 #include "problem.hpp"
 #include "search_setup.hpp"
+#include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -200,7 +201,7 @@ std::vector<Problem> collect_problems(const Options& options) {
           tuner::parse_problem(text.find(':') == std::string::npos ? default_layout + ":" + text : text));
     }
     if (!options.shapes_file.empty()) {
-      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
+      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(shapes_file_path(options.shapes_file)).problems) {
         problems.push_back(spec);
       }
     }
@@ -315,8 +316,9 @@ int main(int argc, char** argv) {
                       "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
   prefix_parse_errors(app, "gemmbench");
   app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
-  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments")
-      ->check(CLI::ExistingFile);
+  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments; - for standard input")
+      ->check(CLI::Validator([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
+                             "FILE or -"));
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
       ->capture_default_str();
   app.add_option("--families", options.families, "Only these kernel families (default: all that run on the GPU)")->delimiter(',');

@@ -1,5 +1,6 @@
 // kernelc: compiles kernel configurations, given by name, with NVRTC and prints ptxas's resource
-// report (registers, shared memory, spills); optionally writes each cubin (for cuobjdump -sass).
+// report (registers, static shared memory, spills) and the dynamic shared memory the launch asks
+// for; optionally writes each cubin (for cuobjdump -sass).
 // Needs no GPU.
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -48,11 +49,15 @@ std::vector<std::string> names_to_compile(std::vector<std::string> names, const 
 void compile_one(const std::string& name, const std::string& arch, bool show_log, const std::string& out_dir) {
   spdlog::debug("{}: compiling for {} with {}", name, arch, nvrtc_compile_options());
   const auto started = std::chrono::steady_clock::now();
-  const CompiledKernel compiled = compile_kernel(parse_kernel_name(name), arch);
+  const KernelConfig config = parse_kernel_name(name);
+  const CompiledKernel compiled = compile_kernel(config, arch);
+  // Set at launch, not in the cubin: ptxas cannot report it. It depends on the configuration only.
+  const std::size_t dynamic_smem = find_family(config.family).launch_shape(config, 1, 1).dynamic_smem_bytes;
   spdlog::debug("{}: compiled in {:.0f} ms: {}", name,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
                 compiled.instantiation);
-  std::cout << name << ": " << to_string(compiled.resources) << ", cubin " << compiled.cubin.size() << " B\n";
+  std::cout << name << ": " << to_string(compiled.resources) << ", " << dynamic_smem << " B dynamic smem, cubin "
+            << compiled.cubin.size() << " B\n";
   if (show_log) std::cout << compiled.log << "\n";
   if (!out_dir.empty()) {
     const std::string path = out_dir + "/" + name + ".cubin";

@@ -20,6 +20,7 @@
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "progress_printer.hpp"
+#include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "tuning_run.hpp"
@@ -109,9 +110,13 @@ int tune_main(int argc, char** argv) {
       "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
       "goes to standard output; progress, logs and errors to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
+  app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
-  app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
-  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
+  app.add_option("--gpu", options.gpu,
+                 "Required unless --dry-run: tune on the first visible GPU whose name contains this "
+                 "(case-insensitive, e.g. H200; 'any': the first GPU)");
+  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments; - for standard input")
+      ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
   app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")
       ->capture_default_str()
@@ -175,7 +180,7 @@ int tune_main(int argc, char** argv) {
   ProgressPrinter progress(log_options.quiet);
   try {
     // The whole shapes file is checked before any GPU work or database access.
-    const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_path);
+    const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_file_path(shapes_path));
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
