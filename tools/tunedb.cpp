@@ -14,11 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "arch_name.hpp"
 #include "build_info.hpp"
 #include "exit_codes.hpp"
 #include "html_report.hpp"
+#include "kernel_family.hpp"
 #include "log_options.hpp"
 #include "numeric_options.hpp"
+#include "nvrtc_compiler.hpp"
 #include "output_file.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
@@ -118,6 +121,16 @@ Problem parse_problem_argument(const std::string& text) {
   }
 }
 
+// What the database holds besides measurements, so that a dry run's database does not look
+// empty: "1805 cubins for sm_90 (NVRTC 13.0), listed by tunedb binaries; no measurements yet
+// (tune --dry-run only compiles; tune --gpu measures)".
+std::string holdings(const Database& db) {
+  const std::vector<BinaryCount> counts = db.binary_counts();
+  std::string text = to_string(counts) + (counts.empty() ? "" : ", listed by tunedb binaries");
+  if (db.problem_summaries().empty()) text += "; no measurements yet (tune --dry-run only compiles; tune --gpu measures)";
+  return text;
+}
+
 int list_command(const std::string& db_path) {
   const Database db = open_database(db_path);
   Table gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
@@ -145,6 +158,7 @@ int list_command(const std::string& db_path) {
   }
   std::cout << "\nProblems\n";
   problems.print(std::cout);
+  std::cout << '\n' << holdings(db) << '\n';
   return kExitDone;
 }
 
@@ -174,9 +188,69 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     shown = true;
   }
   if (!shown) {
+    const bool measured = !db.problem_summaries().empty();
     throw BadInput(db_path + ": no measurements of " + to_string(problem) +
-                   (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'"));
+                   (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'") +
+                   (measured ? "" : "; the database holds " + holdings(db)));
   }
+  return kExitDone;
+}
+
+struct BinaryFilter {
+  std::string arch;    // canonical_arch's key; empty: any
+  std::string kernel;  // part of the kernel name, e.g. "warptile" or "_tn_"; empty: any
+  std::string nvrtc;   // NVRTC version; empty: any
+};
+
+// Whether this build looks a stored cubin up (same template sources, NVRTC options and version),
+// or why not.
+std::string used_by_this_build(const BinaryInfo& binary) {
+  try {
+    const gemmtune::KernelFamily& family = gemmtune::find_family(gemmtune::parse_kernel_name(binary.key.kernel_name).family);
+    if (binary.key.nvrtc_version != gemmtune::nvrtc_version()) return "no: NVRTC " + binary.key.nvrtc_version;
+    if (binary.key.compile_options != gemmtune::nvrtc_compile_options()) return "no: other options";
+    if (binary.key.source_hash != gemmtune::source_hash(family)) return "no: other templates";
+    return "yes";
+  } catch (const std::invalid_argument&) {
+    return "no: unknown kernel";
+  }
+}
+
+// Set at launch from the configuration, so not in ptxas's report; "-" for a name that does not parse.
+std::string dynamic_smem(const std::string& kernel_name) {
+  try {
+    const gemmtune::KernelConfig config = gemmtune::parse_kernel_name(kernel_name);
+    return std::to_string(gemmtune::find_family(config.family).launch_shape(config, 1, 1).dynamic_smem_bytes);
+  } catch (const std::invalid_argument&) {
+    return "-";
+  }
+}
+
+int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
+  const Database db = open_database(db_path);
+  const std::vector<BinaryInfo> all = db.binaries();
+  Table table({{"kernel"}, {"arch"}, {"NVRTC"}, {"registers", true}, {"spill B", true}, {"static smem B", true},
+               {"dynamic smem B", true}, {"cubin B", true}, {"this build"}, {"compiled at"}});
+  std::size_t shown = 0;
+  for (const BinaryInfo& binary : all) {
+    const BinaryKey& key = binary.key;
+    if ((!filter.arch.empty() && key.arch != filter.arch) || (!filter.nvrtc.empty() && key.nvrtc_version != filter.nvrtc) ||
+        key.kernel_name.find(filter.kernel) == std::string::npos) {
+      continue;
+    }
+    ++shown;
+    const int static_smem = gemmtune::parse_ptxas_report(binary.compile_log).static_smem_bytes;
+    table.add_row({key.kernel_name, key.arch, key.nvrtc_version, std::to_string(binary.registers),
+                   std::to_string(binary.spill_bytes), static_smem < 0 ? "-" : std::to_string(static_smem),
+                   dynamic_smem(key.kernel_name), std::to_string(binary.cubin_bytes), used_by_this_build(binary),
+                   binary.compiled_at});
+  }
+  table.print(std::cout);
+  std::cout << '\n'
+            << (shown == all.size() ? std::to_string(all.size()) + " cubins"
+                                    : std::to_string(shown) + " of " + std::to_string(all.size()) + " cubins match")
+            << " (" << db_path << "); 'this build': yes where this build's tune and runtime use the cubin (the "
+            << "same templates, NVRTC options and NVRTC " << gemmtune::nvrtc_version() << ")\n";
   return kExitDone;
 }
 
@@ -344,14 +418,16 @@ int report_command(const std::string& db_path, const std::string& out_path,
   file.stream() << html;
   file.commit();
   std::cout << "wrote " << out_path << ": " << model.gpus.size() << " GPU(s)"
-            << (model.gpus.empty() ? ", nothing measured yet" : "") << '\n';
+            << (model.gpus.empty() ? ", nothing measured yet; the database holds " + to_string(model.binaries) : "")
+            << '\n';
   return kExitDone;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases.\n"
+  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, and\n"
+               "lists their cubins.\n"
                "Databases are opened read-only, except the target of merge. Results go to standard output,\n"
                "logs and errors to standard error.\n" +
                gemmtune::exit_codes_help("flags, a missing or unusable database, a problem or GPU it does not "
@@ -391,6 +467,14 @@ int main(int argc, char** argv) {
   diff->add_option("A", a_path, "first database")->required();
   diff->add_option("B", b_path, "second database")->required();
 
+  CLI::App* binaries = app.add_subcommand(
+      "binaries", "the stored cubins: arch, NVRTC, registers, spills, shared memory, size, whether this build uses them");
+  BinaryFilter binary_filter;
+  binaries->add_option("--arch", binary_filter.arch, "only this arch: sm_90 (also sm_90a, 9.0, 90)");
+  binaries->add_option("--kernel", binary_filter.kernel, "only kernels whose name contains this, e.g. warptile or _tn_");
+  binaries->add_option("--nvrtc", binary_filter.nvrtc, "only cubins of this NVRTC version, e.g. 13.0");
+  add_db_option(binaries);
+
   CLI::App* merge =
       app.add_subcommand("merge", "copy everything of FROM databases into INTO; of two winners the newer wins");
   std::string into_path;
@@ -425,6 +509,16 @@ int main(int argc, char** argv) {
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path);
     if (*diff) return diff_command(a_path, b_path);
+    if (*binaries) {
+      if (!binary_filter.arch.empty()) {
+        try {
+          binary_filter.arch = gemmtune::canonical_arch(binary_filter.arch);
+        } catch (const std::invalid_argument& error) {
+          throw BadInput("--arch: " + std::string(error.what()));
+        }
+      }
+      return binaries_command(db_path, binary_filter);
+    }
     if (*reporter) {
       if (!report_problem.empty()) report_options.spread_problem = parse_problem_argument(report_problem);
       return report_command(db_path, report_path, std::move(report_options));

@@ -48,4 +48,16 @@ inline void write_many(const std::string& path) {
   }
 }
 
+// Dry: what `tune --dry-run` leaves, cubins and nothing measured: reg2d with 8 KiB of static
+// shared memory, warptile with its stages in dynamic shared memory.
+inline const std::string kDryWarptile =
+    "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_align4";
+inline void write_dry(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  db.store_binary({{reg2d_name(128), "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(1000, 'r'), 64, 0,
+                   "ptxas info    : Used 64 registers, used 1 barriers, 8192 bytes smem, 400 bytes cmem[0]\n", ""});
+  db.store_binary({{kDryWarptile, "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(2000, 'w'), 128, 0,
+                   "ptxas info    : Used 128 registers, used 1 barriers\n", ""});
+}
+
 }  // namespace gemmtune::cache::test

@@ -216,9 +216,15 @@ std::string render_report_html(const ReportModel& model) {
                         " &middot; gemmtune commit <span class=\"mono\">" +
                         escape_html(provenance.gemmtune_commit) + "</span>");
   if (model.gpus.empty()) {
+    const std::string cubins =
+        model.binaries.empty()
+            ? std::string()
+            : " It holds " + escape_html(to_string(model.binaries)) +
+                  ", as a dry run (<span class=\"mono\">tune --dry-run</span>) leaves it: those are compiled, "
+                  "not yet measured; <span class=\"mono\">tunedb binaries</span> lists them.";
     html += paragraph("note",
                       "There is nothing to report yet: the database has no "
-                      "measurements. Tune some shapes first, e.g. <span class=\"mono\">"
+                      "measurements." + cubins + " Tune some shapes first, e.g. <span class=\"mono\">"
                       "tune --gpu H200 --shapes shapes.txt --db " +
                           escape_html(provenance.database_path) +
                           "</span>, then run "

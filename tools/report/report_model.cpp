@@ -42,7 +42,7 @@ void refuse_unknown_parameter(const ReportModel& model, const std::string& param
 
 ReportModel load_report(const cache::Database& db, const ReportOptions& options,
                         Provenance provenance) {
-  ReportModel model{std::move(provenance), options.spread_parameter, {}};
+  ReportModel model{std::move(provenance), options.spread_parameter, {}, db.binary_counts()};
   const std::vector<cache::Gpu> all_gpus = db.gpus();
   const std::vector<cache::Gpu> gpus = db.gpus(options.gpu_name_part);
   if (gpus.empty() && !all_gpus.empty()) {
