@@ -65,6 +65,10 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
             << "\n\n";
   if (options.dry_run) {
     std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
+              << (run.cubins_stored_concurrently
+                      ? ", " + std::to_string(run.cubins_stored_concurrently) +
+                            " of them after waiting for another run that was compiling them"
+                      : std::string())
               << ") in " << format_fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
               << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
     return;

@@ -7,8 +7,10 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "binary_store.hpp"
+#include "compile_claims.hpp"
 #include "compile_pool.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
@@ -279,6 +281,10 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
     }
     run.problems.push_back(report);
   }
+  // Concurrent dry runs on this database compile each candidate once between them: one claims
+  // it first, the others wait for its cubin (and take the candidate over if it ends without one).
+  CompileClaims claims(options.db_path);
+  std::deque<const KernelConfig*> claimed_elsewhere;
   std::size_t next = 0, done = 0;
   std::size_t failures = 0;
   const auto compiling_started = SteadyClock::now();
@@ -288,15 +294,45 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
                         seconds_since(compiling_started), message});
     }
   };
+  // Submits `config` to the pool, or settles it: stored already (now, or by another run), or
+  // claimed by another run (then false: try again later).
+  auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
+    const cache::BinaryKey key = binary_key(kernel_name(config), options.arch);
+    const auto stored = [&](bool meanwhile) {
+      if (options.retune || !db.find_binary(key)) return false;
+      ++run.cubins_reused;
+      if (meanwhile) ++run.cubins_stored_concurrently;
+      ++done;
+      return true;
+    };
+    if (stored(retried)) return true;
+    if (!claims.try_claim(key)) return false;
+    if (stored(true)) {  // by the run whose claim this one follows
+      claims.release(key);
+      return true;
+    }
+    pool.submit(config);
+    return true;
+  };
   while (done < candidates.size()) {
+    bool submitted_or_settled = false;
     while (next < candidates.size() && pool.has_idle_worker()) {
       const KernelConfig& config = candidates[next++];
-      if (!options.retune && db.find_binary(binary_key(kernel_name(config), options.arch))) {
-        ++run.cubins_reused;
-        ++done;
-        continue;
+      if (!compile_or_settle(config, false)) claimed_elsewhere.push_back(&config);
+      submitted_or_settled = true;
+    }
+    // The candidates another run claimed, once this run has nothing else to start.
+    for (std::size_t i = claimed_elsewhere.size(); i > 0 && next == candidates.size() && pool.has_idle_worker(); --i) {
+      const KernelConfig* config = claimed_elsewhere.front();
+      claimed_elsewhere.pop_front();
+      if (compile_or_settle(*config, true)) {
+        submitted_or_settled = true;
+      } else {
+        claimed_elsewhere.push_back(config);
       }
-      pool.submit(config);
+    }
+    if (pool.in_flight() == 0 && !submitted_or_settled) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // only others' claims are left
     }
     const std::vector<CompileOutcome> outcomes = pool.collect(std::chrono::milliseconds(200));
     if (outcomes.empty()) report_progress("");  // time passes
@@ -304,13 +340,14 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
       ++done;
       std::string message = kernel_name(outcome.config);
       if (outcome.compiled) {
-        db.store_binary(to_binary(*outcome.compiled));
+        db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
         message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";
       } else {
         ++failures;
         message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
         spdlog::warn("{}", message);
       }
+      claims.release(binary_key(kernel_name(outcome.config), options.arch));
       report_progress(message);
     }
   }

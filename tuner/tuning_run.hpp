@@ -48,6 +48,7 @@ struct RunReport {
   std::string gpu_name;
   std::size_t cubins_compiled = 0;
   std::size_t cubins_reused = 0;    // found in the database
+  std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
   double wall_seconds = 0;
   int worker_restarts = 0;
 };
@@ -81,7 +82,8 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
                      const ProgressCallback& progress);
 
 // Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
-// Throws DatabaseRefused as run_tuning does.
+// Concurrent dry runs on one database compile each candidate once between them
+// (compile_claims.hpp). Throws DatabaseRefused as run_tuning does.
 RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                   const ProgressCallback& progress);
 
