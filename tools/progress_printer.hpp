@@ -42,15 +42,13 @@ class ProgressPrinter {
   explicit ProgressPrinter(bool quiet);
 
   void operator()(const tuner::Progress& p);
-  // Ends the bar's line.
+  // Ends the bar's line, if one is open, so that what is printed next starts a line of its own.
   void finish();
-  // Whether the bar's line is open: what is printed next must start with a newline.
-  bool mid_line() const { return mid_line_; }
 
  private:
   bool terminal_;
   bool quiet_;
-  bool mid_line_ = false;
+  bool mid_line_ = false;  // a bar is drawn and its line not ended
   std::string problem_;
   std::string last_message_;  // what the bar shows while no candidate ends
   ProgressLines lines_;
