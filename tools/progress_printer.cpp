@@ -51,7 +51,11 @@ void ProgressPrinter::operator()(const tuner::Progress& p) {
     last_message_.clear();
   }
   if (!p.message.empty()) last_message_ = p.message;
+  const auto now = ProgressLines::Clock::now();
   if (terminal_) {
+    // Calls that only mark time passing may come in a tight loop: a few redraws a second are enough.
+    if (p.message.empty() && now - last_drawn_ < std::chrono::milliseconds(250)) return;
+    last_drawn_ = now;
     constexpr int kWidth = 30;
     const int filled = p.planned ? static_cast<int>(kWidth * std::min(1.0, double(p.done) / double(p.planned))) : 0;
     std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  %-34s %.60s\033[K", p.problem_index + 1,
@@ -63,7 +67,7 @@ void ProgressPrinter::operator()(const tuner::Progress& p) {
     return;
   }
   if (!p.message.empty()) spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
-  if (auto line = lines_.line(p, ProgressLines::Clock::now())) spdlog::info("{}", *line);
+  if (auto line = lines_.line(p, now)) spdlog::info("{}", *line);
 }
 
 void ProgressPrinter::finish() {

@@ -51,6 +51,7 @@ class ProgressPrinter {
   bool mid_line_ = false;  // a bar is drawn and its line not ended
   std::string problem_;
   std::string last_message_;  // what the bar shows while no candidate ends
+  ProgressLines::Clock::time_point last_drawn_;
   ProgressLines lines_;
 };
 
