@@ -15,6 +15,20 @@ constexpr std::array<std::string_view, 8> kStatusNames = {
 
 }  // namespace
 
+std::string to_string(const std::vector<BinaryCount>& counts) {
+  std::int64_t total = 0;
+  std::string parts;
+  for (const BinaryCount& count : counts) {
+    total += count.count;
+    parts += (parts.empty() ? "" : ", ") + std::to_string(count.count) + " for " + count.arch + " (NVRTC " +
+             count.nvrtc_version + ")";
+  }
+  if (counts.empty()) return "no cubins";
+  const std::string cubins = std::to_string(total) + (total == 1 ? " cubin" : " cubins");
+  if (counts.size() == 1) return cubins + parts.substr(parts.find(" for"));
+  return cubins + ": " + parts;
+}
+
 std::string to_string(const Problem& problem) {
   return problem.layout + ":" + std::to_string(problem.m) + "x" + std::to_string(problem.n) +
          "x" + std::to_string(problem.k);

@@ -158,6 +158,27 @@ struct Binary {
   bool operator==(const Binary&) const = default;
 };
 
+// A stored cubin without its bytes: what `tunedb binaries` lists.
+struct BinaryInfo {
+  BinaryKey key;
+  int registers = 0;
+  int spill_bytes = 0;
+  std::int64_t cubin_bytes = 0;
+  std::string compile_log;  // with ptxas's report, which gives the static shared memory
+  std::string compiled_at;
+};
+
+// How many cubins a database holds for one arch and NVRTC version.
+struct BinaryCount {
+  std::string arch;
+  std::string nvrtc_version;
+  std::int64_t count = 0;
+};
+
+// "1805 cubins for sm_90 (NVRTC 13.0)", "1805 cubins: 1800 for sm_90 (NVRTC 13.0), 5 for sm_80
+// (NVRTC 13.0)", "no cubins".
+std::string to_string(const std::vector<BinaryCount>& counts);
+
 // The current time as "2024-05-01T12:34:56.789Z": sorts as text in time order.
 std::string now_utc_iso8601();
 

@@ -24,7 +24,8 @@ enum class OpenMode {
 class Database {
  public:
   // Opens `path` (":memory:" for a private in-memory database). Refuses, leaving the file
-  // byte-for-byte as it was: a file that is not an SQLite database or is truncated, a
+  // byte-for-byte as it was: a file that is not an SQLite database or is truncated, a damaged
+  // one (SQLite's quick_check, bounded in time: integrity_check.hpp), a
   // database written by newer code (higher schema version), an SQLite database that is not a
   // gemmtune one; in ReadWrite mode a file it may not write, or one in a directory where it
   // cannot create the -wal and -shm files; and in ReadOnly mode a missing file (NotFoundError)
@@ -71,6 +72,10 @@ class Database {
   // Stores a compiled kernel, replacing one with the same key.
   void store_binary(const Binary& binary);
   std::optional<Binary> find_binary(const BinaryKey& key) const;
+  // Every stored cubin without its bytes, by arch, NVRTC version and kernel name.
+  std::vector<BinaryInfo> binaries() const;
+  // The stored cubins counted by arch and NVRTC version, in that order.
+  std::vector<BinaryCount> binary_counts() const;
 
  private:
   Database(Connection connection, OpenMode mode);

@@ -35,4 +35,33 @@ std::optional<Binary> Database::find_binary(const BinaryKey& key) const {
                 row.column<std::string>(5)};
 }
 
+std::vector<BinaryInfo> Database::binaries() const {
+  Statement rows = connection_.prepare(
+      "SELECT kernel_name, source_hash, compile_options, arch, nvrtc_version, registers, spill_bytes,"
+      " length(cubin), compile_log, compiled_at FROM binaries"
+      " ORDER BY arch, nvrtc_version, kernel_name, compiled_at");
+  std::vector<BinaryInfo> all;
+  while (rows.step()) {
+    all.push_back({{rows.column<std::string>(0), rows.column<std::string>(1), rows.column<std::string>(2),
+                    rows.column<std::string>(3), rows.column<std::string>(4)},
+                   rows.column<int>(5),
+                   rows.column<int>(6),
+                   rows.column<std::int64_t>(7),
+                   rows.column<std::string>(8),
+                   rows.column<std::string>(9)});
+  }
+  return all;
+}
+
+std::vector<BinaryCount> Database::binary_counts() const {
+  Statement rows = connection_.prepare(
+      "SELECT arch, nvrtc_version, COUNT(*) FROM binaries GROUP BY arch, nvrtc_version"
+      " ORDER BY arch, nvrtc_version");
+  std::vector<BinaryCount> counts;
+  while (rows.step()) {
+    counts.push_back({rows.column<std::string>(0), rows.column<std::string>(1), rows.column<std::int64_t>(2)});
+  }
+  return counts;
+}
+
 }  // namespace gemmtune::cache

@@ -1,5 +1,6 @@
 // Opening: every check that can refuse a file runs before anything is written to it.
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <array>
 #include <chrono>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "integrity_check.hpp"
 #include "schema_migrations.hpp"
 #include "sqlite_statement.hpp"
 #include "tuning_db.hpp"
@@ -18,21 +20,49 @@ constexpr int kBusyTimeoutMs = 10'000;
 
 bool is_in_memory(const std::string& path) { return path == ":memory:"; }
 
+// The folder a database file is in ("." for a bare name).
+std::filesystem::path folder_of(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
 // SQLite can take a file shorter than a page for an empty database (PRAGMA user_version reads 0)
 // and a migration would then write a schema over it, so the header is checked before SQLite
 // opens anything; SQLite's first read catches later damage (NOTADB, CORRUPT).
 void refuse_unless_sqlite_file(const std::string& path, OpenMode mode) {
+  namespace fs = std::filesystem;
   std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  if (error) {
-    // Decided by this one stat: another process may create the file a moment later.
-    if (error == std::errc::no_such_file_or_directory) {
-      if (mode == OpenMode::ReadWrite) return;  // created by the open
+  // Decided by this one stat: another process may create the file a moment later.
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) {
+    if (mode == OpenMode::ReadOnly) {
       throw NotFoundError("open", "no such database file (read-only opens never create one)",
                           path, SQLITE_CANTOPEN);
     }
-    throw Error("stat", error.message(), path, SQLITE_CANTOPEN);
+    if (!fs::is_directory(folder_of(path))) {
+      throw Error("open",
+                  "the folder " + folder_of(path).string() +
+                      " does not exist, so the database cannot be created in it; create the folder "
+                      "first (mkdir -p) or name a file in an existing one",
+                  path, SQLITE_CANTOPEN);
+    }
+    return;  // created by the open
   }
+  if (error) throw Error("stat", error.message(), path, SQLITE_CANTOPEN);
+  if (fs::is_directory(status)) {
+    throw Error("open",
+                "is a directory, not a database file; name a file in it, e.g. " +
+                    (fs::path(path) / "tuned.db").string(),
+                path, SQLITE_CANTOPEN);
+  }
+  if (!fs::is_regular_file(status)) {
+    throw Error("open",
+                "is not a regular file (a device, a pipe or a socket), so it cannot hold a database; "
+                "name a file, e.g. tuned.db",
+                path, SQLITE_CANTOPEN);
+  }
+  const auto size = fs::file_size(path, error);
+  if (error) throw Error("stat", error.message(), path, SQLITE_CANTOPEN);
   if (size == 0) return;  // an empty file is an empty database
   constexpr std::string_view kMagic{"SQLite format 3\0", 16};
   constexpr std::uintmax_t kMinimumPageSize = 512;
@@ -57,6 +87,19 @@ void refuse_if_read_only(const Connection& connection) {
     throw Error("open", "the file is read-only and this program writes to it (left unchanged)",
                 connection.path(), SQLITE_READONLY);
   }
+}
+
+// Why a new database file could not be created, in the user's terms where the folder says it.
+[[noreturn]] void explain_cannot_create(const std::string& path, const Error& error) {
+  const std::filesystem::path folder = folder_of(path);
+  if (::access(folder.c_str(), W_OK) != 0) {
+    throw Error("open",
+                "the folder " + folder.string() +
+                    " is not writable, so the database cannot be created in it; name a file in a "
+                    "folder you may write to",
+                path, error.code());
+  }
+  throw error;
 }
 
 Connection connect(const std::string& path, OpenMode mode, std::string_view uri_query = {}) {
@@ -152,7 +195,17 @@ Database::Database(Connection connection, OpenMode mode)
 
 Database Database::open(const std::string& path, OpenMode mode) {
   if (!is_in_memory(path)) refuse_unless_sqlite_file(path, mode);
-  Connection connection = connect(path, mode);
+  Connection connection = [&] {
+    try {
+      return connect(path, mode);
+    } catch (const Error& error) {
+      if ((error.code() & 0xff) == SQLITE_CANTOPEN && mode == OpenMode::ReadWrite &&
+          !std::filesystem::exists(path)) {
+        explain_cannot_create(path, error);
+      }
+      throw;
+    }
+  }();
   if (mode == OpenMode::ReadWrite) refuse_if_read_only(connection);
   FileState state;
   try {
@@ -172,6 +225,7 @@ Database Database::open(const std::string& path, OpenMode mode) {
     state = read_state(connection);
   }
   check_state(connection, state, mode);
+  refuse_if_damaged(connection);
   connection.exec("PRAGMA foreign_keys = ON");
   if (mode == OpenMode::ReadWrite) {
     if (!is_in_memory(path)) use_wal(connection);

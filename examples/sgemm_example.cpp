@@ -3,13 +3,16 @@
 //
 //   sgemm_example [tuned.db] [M N K]      (defaults: tuned.db, 1000 999 777)
 //
-// Exits 0 when the result is right, 1 when it is not or a call fails, 2 without a GPU.
+// Exits 0 when the result is right, 1 when it is not or a call fails, 2 for bad arguments or
+// without a GPU.
 #include <cuda_runtime_api.h>
 #include <gemmtune/runtime.hpp>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -105,17 +108,40 @@ int run(const std::string& db_path, int M, int N, int K) {
   return right ? 0 : 1;
 }
 
+constexpr const char* kUsage =
+    "usage: sgemm_example [tuned.db] [M N K]   (defaults: tuned.db, 1000 999 777)\n"
+    "Runs one row-major SGEMM through gemmtune's runtime on random data, checks it against a CPU\n"
+    "loop and says which kernel ran and why. Exit codes: 0 right, 1 wrong or a call failed,\n"
+    "2 bad arguments or no GPU.\n";
+
+// A size from the command line: a whole number from 1 to 2^20, else nullopt.
+std::optional<int> parse_size(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 1 || value > (1 << 20)) return std::nullopt;
+  return static_cast<int>(value);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 1 && argc != 2 && argc != 5) {
-    std::fprintf(stderr, "usage: %s [tuned.db] [M N K]\n", argv[0]);
-    return 1;
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "--help" || first == "-h") {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
-  const std::string db_path = argc > 1 ? argv[1] : "tuned.db";
-  const int M = argc == 5 ? std::atoi(argv[2]) : 1000;
-  const int N = argc == 5 ? std::atoi(argv[3]) : 999;
-  const int K = argc == 5 ? std::atoi(argv[4]) : 777;
+  std::optional<int> sizes[3] = {1000, 999, 777};
+  if (argc == 5) {
+    for (int i = 0; i < 3; ++i) sizes[i] = parse_size(argv[2 + i]);
+  }
+  const bool sizes_ok = sizes[0] && sizes[1] && sizes[2];
+  if ((argc != 1 && argc != 2 && argc != 5) || first.starts_with('-') || !sizes_ok) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string db_path = argc > 1 ? first : "tuned.db";
+  const int M = *sizes[0], N = *sizes[1], K = *sizes[2];
   try {
     return run(db_path, M, N, K);
   } catch (const std::exception& error) {

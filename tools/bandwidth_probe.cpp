@@ -22,6 +22,7 @@
 #include "device.hpp"
 #include "exit_codes.hpp"
 #include "log_options.hpp"
+#include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -173,11 +174,11 @@ int main(int argc, char** argv) {
   prefix_parse_errors(app, "bandwidth_probe");
   app.add_option("--mib", options.mib, "Sizes to stream, in MiB (1 MiB = 2^20 bytes)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 16))
+      ->check(whole_number(1, 1 << 16))
       ->delimiter(',');
   app.add_option("--target-ms", options.target_ms, "Timed work per row, in ms")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   add_log_options(app, log_options);
   return parse_and_run(app, argc, argv, "bandwidth_probe", log_options, [&] { return run(options); });
 }

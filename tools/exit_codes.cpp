@@ -35,6 +35,7 @@ int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error) {
 
 int parse_and_run(CLI::App& app, int argc, char** argv, std::string_view tool, const LogOptions& log_options,
                   const std::function<int()>& body) {
+  app.name(std::string(tool));  // else CLI11 names the tool argv[0], the path it was run by, in "Usage: ..."
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -36,7 +36,8 @@ void prefix_parse_errors(CLI::App& app, std::string tool);
 // argument the command line does not know is the error reported, whatever else CLI11 met first.
 int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error);
 
-// The end of a tool's main(): parses the command line (--help or a parse error ends it there, with
+// The end of a tool's main(): names the app TOOL (for "Usage: TOOL ..."), parses the command line
+// (--help or a parse error ends it there, with
 // exit_for_parse_error's code), starts TOOL's logging as `log_options` say, then runs `body`. What
 // `body` throws is logged as an error and becomes the exit code: BadInput kExitBadInput, any other
 // exception kExitFailure. Otherwise `body`'s own return value is the exit code.

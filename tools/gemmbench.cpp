@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "build_info.hpp"
 #include "compare.hpp"
@@ -20,12 +20,15 @@
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "log_options.hpp"
+#include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "operand_sets.hpp"
+#include "output_file.hpp"
 #include "precision.hpp"
 #include "problem.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
+#include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -195,7 +198,7 @@ std::vector<Problem> collect_problems(const Options& options) {
     const Layout default_layout = parse_layout(options.layout);
     for (const std::string& text : options.shapes) problems.push_back(parse_problem(text, default_layout));
     if (!options.shapes_file.empty()) {
-      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(options.shapes_file).problems) {
+      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(shapes_file_path(options.shapes_file)).problems) {
         problems.push_back(spec);
       }
     }
@@ -262,11 +265,9 @@ int run(const Options& options) {
     throw BadInput(error.what());
   }
   std::optional<cache::Database> db = open_database(options.db_path);
-  std::ofstream csv_file;
-  if (!options.csv_path.empty()) {
-    csv_file.open(options.csv_path);
-    if (!csv_file) throw BadInput(options.csv_path + ": cannot open for writing");
-  }
+  // Created now, so that a path it cannot write is bad input; in place only once whole.
+  std::optional<OutputFile> csv_file;
+  if (!options.csv_path.empty()) csv_file.emplace(options.csv_path);
   GT_CUDA(cudaSetDevice(device->index));
   std::cout << "# gemmbench\n\n"
             << "- date: " << utc_date_time() << "\n- GPU: " << device->name << " (" << device->arch() << ", "
@@ -286,13 +287,9 @@ int run(const Options& options) {
     all_passed = bench.run(problems[i], table, csv) && all_passed;
   }
   table.print_markdown(std::cout);
-  if (!options.csv_path.empty()) {
-    csv.print_csv(csv_file);
-    csv_file.close();
-    if (!csv_file) {
-      spdlog::error("{}: write failed", options.csv_path);
-      return kExitFailure;
-    }
+  if (csv_file) {
+    csv.print_csv(csv_file->stream());
+    csv_file->commit();
   }
   if (!all_passed) {
     spdlog::error("some kernels failed to run or their check against cuBLAS (see the table)");
@@ -316,22 +313,23 @@ int main(int argc, char** argv) {
                       "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
   prefix_parse_errors(app, "gemmbench");
   app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
-  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments")
-      ->check(CLI::ExistingFile);
+  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments; - for standard input")
+      ->check(CLI::Validator([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
+                             "FILE or -"));
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
       ->capture_default_str();
   app.add_option("--families", options.families, "Only these kernel families (default: all that run on the GPU)")->delimiter(',');
   app.add_option("--kernel", options.kernels,
                  "Also time this configuration, by kernel name (as tunedb lists them), on every problem of its "
                  "layout; at most the alignment the inputs allow; repeatable");
-  app.add_option("--alpha", options.alpha, "alpha")->capture_default_str();
-  app.add_option("--beta", options.beta, "beta")->capture_default_str();
+  app.add_option("--alpha", options.alpha, "alpha")->capture_default_str()->check(finite_number());
+  app.add_option("--beta", options.beta, "beta")->capture_default_str()->check(finite_number());
   app.add_option("--db", options.db_path, "Also time the winner tuned for each problem on this GPU in this database")
       ->check(CLI::ExistingFile);
   app.add_option("--csv", options.csv_path, "Also write every row, with spread and repetitions, as CSV to this file");
   app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   add_log_options(app, log_options);
   return parse_and_run(app, argc, argv, "gemmbench", log_options, [&] { return run(options); });
 }

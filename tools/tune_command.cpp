@@ -2,20 +2,25 @@
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
+#include <sched.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <thread>
 
+#include "arch_name.hpp"
 #include "build_info.hpp"
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
 #include "family_registry.hpp"
 #include "log_options.hpp"
 #include "make_strategy.hpp"
+#include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
+#include "progress_printer.hpp"
+#include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text_table.hpp"
 #include "tuning_run.hpp"
@@ -44,83 +49,26 @@ tuner::Budget parse_budget(const std::string& text) {
   return budget;
 }
 
-// CLI::PositiveNumber's message ("Value 0 not in range 0.000000 to 1.797693e+308") hides what
-// is wanted; this one says it.
-CLI::Validator positive_number(bool whole) {
-  return CLI::Validator(
-      [whole](std::string& text) {
-        std::size_t used = 0;
-        double value = 0;
-        try {
-          value = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        const bool ok = used == text.size() && value > 0 && (!whole || value == std::floor(value));
-        return ok ? std::string() : "'" + text + "' is not a positive " + (whole ? "whole " : "") + "number";
-      },
-      whole ? "POSITIVE INT" : "POSITIVE");
+// More compile processes than this many a core only wait for one another (and a typo such as
+// --jobs 100000 forks until the machine stalls): more are cut to it, with a warning.
+constexpr int kMaxJobsPerCore = 4;
+
+// The cores this process may run on: its CPU affinity, which a container or taskset narrows.
+int usable_cores() {
+  cpu_set_t cores;
+  if (::sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
-
-std::string format_duration(double seconds) {
-  char text[32];
-  if (seconds < 60) std::snprintf(text, sizeof text, "%.0fs", seconds);
-  else std::snprintf(text, sizeof text, "%.0fm%02.0fs", seconds / 60 - 0.5, std::fmod(seconds, 60.0));
-  return text;
-}
-
-// A progress bar on a terminal; plain log lines (one per tenth of a problem) otherwise. Both on
-// standard error: standard output holds the results table alone.
-class ProgressPrinter {
- public:
-  explicit ProgressPrinter(bool quiet) : terminal_(::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
-
-  void operator()(const tuner::Progress& p) {
-    if (quiet_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (p.problem != current_) {
-      if (terminal_ && !current_.empty()) std::fputc('\n', stderr);
-      current_ = p.problem;
-      problem_started_ = now;
-      last_logged_tenth_ = -1;
-    }
-    const double elapsed = std::chrono::duration<double>(now - problem_started_).count();
-    const double eta = p.done > 0 && p.planned > p.done ? elapsed / p.done * (p.planned - p.done) : 0;
-    if (terminal_) {
-      const int width = 30;
-      const int filled = p.planned ? static_cast<int>(width * std::min<double>(1.0, double(p.done) / p.planned)) : 0;
-      std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  ETA %-7s %.60s\033[K", p.problem_index + 1,
-                   p.problem_count, p.problem.c_str(), std::string(filled, '#').c_str(),
-                   std::string(width - filled, ' ').c_str(), p.done, p.planned, format_duration(eta).c_str(),
-                   p.message.c_str());
-      std::fflush(stderr);
-    } else {
-      const int tenth = p.planned ? static_cast<int>(10 * p.done / p.planned) : 0;
-      spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
-      if (tenth != last_logged_tenth_) {
-        last_logged_tenth_ = tenth;
-        spdlog::info("[{}/{}] {}: {}/{} candidates, ETA {}", p.problem_index + 1, p.problem_count, p.problem, p.done,
-                     p.planned, format_duration(eta));
-      }
-    }
-  }
-  void finish() {
-    if (terminal_ && !current_.empty() && !quiet_) std::fputc('\n', stderr);
-  }
-
- private:
-  bool terminal_;
-  bool quiet_;
-  std::string current_;
-  std::chrono::steady_clock::time_point problem_started_;
-  int last_logged_tenth_ = -1;
-};
 
 void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
   std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
             << "\n\n";
   if (options.dry_run) {
     std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
+              << (run.cubins_stored_concurrently
+                      ? ", " + std::to_string(run.cubins_stored_concurrently) +
+                            " of them after waiting for another run that was compiling them"
+                      : std::string())
               << ") in " << format_fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
               << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
     return;
@@ -155,7 +103,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
 
 int tune_main(int argc, char** argv) {
   tuner::TuneOptions options;
-  options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = usable_cores();
+  options.jobs = cores;
   std::string shapes_path, budget_text;
   LogOptions log_options;
   CLI::App app{
@@ -165,9 +114,13 @@ int tune_main(int argc, char** argv) {
       "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
       "goes to standard output; progress, logs and errors to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
+  app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
-  app.add_option("--gpu", options.gpu, "Tune on the first visible GPU whose name contains this (case-insensitive, e.g. H200; 'any': the first GPU)");
-  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments")->required();
+  app.add_option("--gpu", options.gpu,
+                 "Required unless --dry-run: tune on the first visible GPU whose name contains this "
+                 "(case-insensitive, e.g. H200; 'any': the first GPU)");
+  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments; - for standard input")
+      ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
   app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")
       ->capture_default_str()
@@ -175,18 +128,21 @@ int tune_main(int argc, char** argv) {
   app.add_option("--budget", budget_text,
                  "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
                  "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
-  app.add_option("--jobs", options.jobs, "Compile worker processes (default: the number of cores)")
-      ->check(positive_number(true));
+  app.add_option("--jobs", options.jobs,
+                 "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
+                     " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--families", options.families,
                  "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
       ->delimiter(',');
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
-  app.add_option("--arch", options.arch, "With --dry-run: the arch to compile for, e.g. sm_90");
+  app.add_option("--arch", options.arch,
+                 "With --dry-run: the arch to compile for: sm_90 (also sm_90a, compute_90, 9.0 or 90; all stored as sm_90)");
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
-      ->check(positive_number(false));
+      ->check(positive_number());
   add_log_options(app, log_options);
   try {
     app.parse(argc, argv);
@@ -194,13 +150,30 @@ int tune_main(int argc, char** argv) {
     return exit_for_parse_error(app, error);
   }
   start_logging("tune", log_options);
+  if (options.jobs > kMaxJobsPerCore * cores) {
+    spdlog::warn("--jobs {} is more than {} compile processes a core ({} core(s) here): using {}", options.jobs,
+                 kMaxJobsPerCore, cores, kMaxJobsPerCore * cores);
+    options.jobs = kMaxJobsPerCore * cores;
+  }
 
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
-    if (options.dry_run) require_supported_arch(options.arch);
+    if (options.dry_run) {
+      const std::string typed = options.arch;
+      try {
+        options.arch = canonical_arch(typed);
+      } catch (const std::invalid_argument& error) {
+        throw CLI::ValidationError("--arch", error.what());
+      }
+      if (options.arch != typed) {
+        spdlog::info("--arch {}: compiling for {}, the arch the GPU reports, under which a run on it finds the cubins",
+                     typed, options.arch);
+      }
+      require_supported_arch(options.arch);
+    }
   } catch (const CLI::ParseError& error) {  // the ValidationErrors above
     return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {
@@ -208,10 +181,10 @@ int tune_main(int argc, char** argv) {
     return 2;
   }
 
+  ProgressPrinter progress(log_options.quiet);
   try {
     // The whole shapes file is checked before any GPU work or database access.
-    const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_path);
-    ProgressPrinter progress(log_options.quiet);
+    const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_file_path(shapes_path));
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
@@ -222,11 +195,13 @@ int tune_main(int argc, char** argv) {
     std::cerr << "tune: " << error.what() << '\n';
     return 2;
   } catch (const tuner::DatabaseRefused& error) {
-    std::cerr << "\ntune: " << error.what() << '\n';
+    progress.finish();  // ends a progress bar's line; no blank line otherwise
+    std::cerr << "tune: " << error.what() << '\n';
     return 2;
   } catch (const std::exception& error) {
+    progress.finish();
     const std::string message = error.what();
-    std::cerr << "\ntune: " << message << '\n';
+    std::cerr << "tune: " << message << '\n';
     const bool bad_input = message.find("no visible GPU matches") != std::string::npos ||
                            message.find("no usable CUDA device") != std::string::npos ||
                            message.find("does not run on") != std::string::npos;  // a named family

@@ -8,17 +8,21 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "arch_name.hpp"
 #include "build_info.hpp"
 #include "exit_codes.hpp"
 #include "html_report.hpp"
+#include "family_registry.hpp"
 #include "log_options.hpp"
+#include "numeric_options.hpp"
+#include "nvrtc_compiler.hpp"
+#include "output_file.hpp"
 #include "problem_rows.hpp"
 #include "report_model.hpp"
 #include "tuning_db_merge.hpp"
@@ -119,11 +123,14 @@ Problem parse_problem_argument(const std::string& text) {
   }
 }
 
-// An output file is opened before anything is written, so that a bad path is bad input.
-std::ofstream open_output(const std::string& path) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw BadInput(path + ": cannot open for writing");
-  return file;
+// What the database holds besides measurements, so that a dry run's database does not look
+// empty: "1805 cubins for sm_90 (NVRTC 13.0), listed by tunedb binaries; no measurements yet
+// (tune --dry-run only compiles; tune --gpu measures)".
+std::string holdings(const Database& db) {
+  const std::vector<BinaryCount> counts = db.binary_counts();
+  std::string text = to_string(counts) + (counts.empty() ? "" : ", listed by tunedb binaries");
+  if (db.problem_summaries().empty()) text += "; no measurements yet (tune --dry-run only compiles; tune --gpu measures)";
+  return text;
 }
 
 int list_command(const std::string& db_path) {
@@ -153,6 +160,7 @@ int list_command(const std::string& db_path) {
   }
   std::cout << "\nProblems\n";
   problems.print(std::cout);
+  std::cout << '\n' << holdings(db) << '\n';
   return kExitDone;
 }
 
@@ -182,9 +190,69 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     shown = true;
   }
   if (!shown) {
+    const bool measured = !db.problem_summaries().empty();
     throw BadInput(db_path + ": no measurements of " + to_string(problem) +
-                   (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'"));
+                   (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'") +
+                   (measured ? "" : "; the database holds " + holdings(db)));
   }
+  return kExitDone;
+}
+
+struct BinaryFilter {
+  std::string arch;    // canonical_arch's key; empty: any
+  std::string kernel;  // part of the kernel name, e.g. "warptile" or "_tn_"; empty: any
+  std::string nvrtc;   // NVRTC version; empty: any
+};
+
+// Whether this build looks a stored cubin up (same template sources, NVRTC options and version),
+// or why not.
+std::string used_by_this_build(const BinaryInfo& binary) {
+  try {
+    const gemmtune::KernelFamily& family = gemmtune::find_family(gemmtune::parse_kernel_name(binary.key.kernel_name).family);
+    if (binary.key.nvrtc_version != gemmtune::nvrtc_version()) return "no: NVRTC " + binary.key.nvrtc_version;
+    if (binary.key.compile_options != gemmtune::nvrtc_compile_options()) return "no: other options";
+    if (binary.key.source_hash != gemmtune::source_hash(family)) return "no: other templates";
+    return "yes";
+  } catch (const std::invalid_argument&) {
+    return "no: unknown kernel";
+  }
+}
+
+// Set at launch from the configuration, so not in ptxas's report; "-" for a name that does not parse.
+std::string dynamic_smem(const std::string& kernel_name) {
+  try {
+    const gemmtune::KernelConfig config = gemmtune::parse_kernel_name(kernel_name);
+    return std::to_string(gemmtune::find_family(config.family).launch_shape(config, 1, 1).dynamic_smem_bytes);
+  } catch (const std::invalid_argument&) {
+    return "-";
+  }
+}
+
+int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
+  const Database db = open_database(db_path);
+  const std::vector<BinaryInfo> all = db.binaries();
+  Table table({{"kernel"}, {"arch"}, {"NVRTC"}, {"registers", true}, {"spill B", true}, {"static smem B", true},
+               {"dynamic smem B", true}, {"cubin B", true}, {"this build"}, {"compiled at"}});
+  std::size_t shown = 0;
+  for (const BinaryInfo& binary : all) {
+    const BinaryKey& key = binary.key;
+    if ((!filter.arch.empty() && key.arch != filter.arch) || (!filter.nvrtc.empty() && key.nvrtc_version != filter.nvrtc) ||
+        key.kernel_name.find(filter.kernel) == std::string::npos) {
+      continue;
+    }
+    ++shown;
+    const int static_smem = gemmtune::parse_ptxas_report(binary.compile_log).static_smem_bytes;
+    table.add_row({key.kernel_name, key.arch, key.nvrtc_version, std::to_string(binary.registers),
+                   std::to_string(binary.spill_bytes), static_smem < 0 ? "-" : std::to_string(static_smem),
+                   dynamic_smem(key.kernel_name), std::to_string(binary.cubin_bytes), used_by_this_build(binary),
+                   binary.compiled_at});
+  }
+  table.print(std::cout);
+  std::cout << '\n'
+            << (shown == all.size() ? std::to_string(all.size()) + " cubins"
+                                    : std::to_string(shown) + " of " + std::to_string(all.size()) + " cubins match")
+            << " (" << db_path << "); 'this build': yes where this build's tune and runtime use the cubin (the "
+            << "same templates, NVRTC options and NVRTC " << gemmtune::nvrtc_version() << ")\n";
   return kExitDone;
 }
 
@@ -261,19 +329,24 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
 int export_command(const std::string& db_path, const std::string& format,
                    const std::string& out_path) {
   const Database db = open_database(db_path);
-  std::ofstream file;
-  if (!out_path.empty()) file = open_output(out_path);
+  // Created before anything is read, so that a bad path is bad input; in place only when whole.
+  std::optional<gemmtune::OutputFile> file;
+  if (!out_path.empty()) file.emplace(out_path);
   const auto rows = db.all_measurements();
   spdlog::debug("{} measurements to {} as {}", rows.size(), out_path.empty() ? "standard output" : out_path, format);
-  std::ostream& out = out_path.empty() ? std::cout : file;
+  std::ostream& out = file ? file->stream() : std::cout;
   if (format == "csv") {
     write_csv(out, rows);
   } else {
     write_json(out, rows);
   }
+  if (file) {
+    file->commit();
+    return kExitDone;
+  }
   out.flush();
   if (!out) {
-    spdlog::error("{}: write failed", out_path.empty() ? "stdout" : out_path);
+    spdlog::error("stdout: write failed");
     return kExitFailure;
   }
   return kExitDone;
@@ -343,22 +416,20 @@ int report_command(const std::string& db_path, const std::string& out_path,
   }();
   const std::string html = report::render_report_html(model);
   spdlog::debug("{} GPU(s), {} bytes of HTML", model.gpus.size(), html.size());
-  std::ofstream file = open_output(out_path);
-  file << html;
-  file.close();
-  if (!file) {
-    spdlog::error("{}: cannot write the report", out_path);
-    return kExitFailure;
-  }
+  gemmtune::OutputFile file(out_path);
+  file.stream() << html;
+  file.commit();
   std::cout << "wrote " << out_path << ": " << model.gpus.size() << " GPU(s)"
-            << (model.gpus.empty() ? ", nothing measured yet" : "") << '\n';
+            << (model.gpus.empty() ? ", nothing measured yet; the database holds " + to_string(model.binaries) : "")
+            << '\n';
   return kExitDone;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases.\n"
+  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, and\n"
+               "lists their cubins.\n"
                "Databases are opened read-only, except the target of merge. Results go to standard output,\n"
                "logs and errors to standard error.\n" +
                gemmtune::exit_codes_help("flags, a missing or unusable database, a problem or GPU it does not "
@@ -398,6 +469,14 @@ int main(int argc, char** argv) {
   diff->add_option("A", a_path, "first database")->required();
   diff->add_option("B", b_path, "second database")->required();
 
+  CLI::App* binaries = app.add_subcommand(
+      "binaries", "the stored cubins: arch, NVRTC, registers, spills, shared memory, size, whether this build uses them");
+  BinaryFilter binary_filter;
+  binaries->add_option("--arch", binary_filter.arch, "only this arch: sm_90 (also sm_90a, 9.0, 90)");
+  binaries->add_option("--kernel", binary_filter.kernel, "only kernels whose name contains this, e.g. warptile or _tn_");
+  binaries->add_option("--nvrtc", binary_filter.nvrtc, "only cubins of this NVRTC version, e.g. 13.0");
+  add_db_option(binaries);
+
   CLI::App* merge =
       app.add_subcommand("merge", "copy everything of FROM databases into INTO; of two winners the newer wins");
   std::string into_path;
@@ -421,10 +500,10 @@ int main(int argc, char** argv) {
                        "(default: BM*BN if present, else the first parameter)");
   reporter->add_option("--peak-tflops", report_options.ceilings.peak_tflops,
                        "roofline compute ceiling (default: built-in table, else observed)")
-      ->check(CLI::PositiveNumber);
+      ->check(gemmtune::positive_number());
   reporter->add_option("--bandwidth-gbs", report_options.ceilings.bandwidth_gbs,
                        "roofline memory ceiling in GB/s (default: built-in table, else observed)")
-      ->check(CLI::PositiveNumber);
+      ->check(gemmtune::positive_number());
   add_db_option(reporter);
 
   return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {
@@ -432,6 +511,16 @@ int main(int argc, char** argv) {
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path);
     if (*diff) return diff_command(a_path, b_path);
+    if (*binaries) {
+      if (!binary_filter.arch.empty()) {
+        try {
+          binary_filter.arch = gemmtune::canonical_arch(binary_filter.arch);
+        } catch (const std::invalid_argument& error) {
+          throw BadInput("--arch: " + std::string(error.what()));
+        }
+      }
+      return binaries_command(db_path, binary_filter);
+    }
     if (*reporter) {
       if (!report_problem.empty()) report_options.spread_problem = parse_problem_argument(report_problem);
       return report_command(db_path, report_path, std::move(report_options));

@@ -7,8 +7,10 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "binary_store.hpp"
+#include "compile_claims.hpp"
 #include "compile_pool.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
@@ -50,7 +52,9 @@ class ProblemTuner {
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
         gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run) {}
 
-  ProblemReport tune(const Problem& problem, const std::function<void(std::size_t, std::size_t, const std::string&)>& tick) {
+  // tick(done, planned, resumed, message), as Progress has them.
+  ProblemReport tune(const Problem& problem,
+                     const std::function<void(std::size_t, std::size_t, std::size_t, const std::string&)>& tick) {
     const auto started = SteadyClock::now();
     ProblemReport report;
     report.problem = problem;
@@ -85,7 +89,7 @@ class ProblemTuner {
     bool search_over = false;
     auto finish = [&](const KernelConfig& config, const CandidateResult& result, const std::string& message) {
       strategy->report(config, result);
-      tick(strategy->reported_count(), strategy->planned_count(), message);
+      tick(strategy->reported_count(), strategy->planned_count(), report.resumed, message);
     };
     while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
       // Keep the compile workers busy, a little ahead of the measurements.
@@ -120,7 +124,10 @@ class ProblemTuner {
           finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
         }
       }
-      if (ready.empty()) continue;
+      if (ready.empty()) {
+        tick(strategy->reported_count(), strategy->planned_count(), report.resumed, "");  // time passes
+        continue;
+      }
 
       const CompiledKernel compiled = std::move(ready.front());
       ready.pop_front();
@@ -226,8 +233,12 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   ProblemTuner tuner(options, db, measurer, pool, device, gpu_id, gpu_key, new_run_id(), run);
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const Problem& problem = problems[i];
-    auto tick = [&](std::size_t done, std::size_t planned, const std::string& message) {
-      if (progress) progress(Progress{i, problems.size(), to_string(problem), done, planned, message});
+    const auto problem_started = SteadyClock::now();
+    auto tick = [&](std::size_t done, std::size_t planned, std::size_t resumed, const std::string& message) {
+      if (progress) {
+        progress(Progress{i, problems.size(), to_string(problem), done, planned, resumed,
+                          seconds_since(problem_started), message});
+      }
     };
     run.problems.push_back(tuner.tune(problem, tick));
     const ProblemReport& done = run.problems.back();
@@ -264,30 +275,74 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
     }
     run.problems.push_back(report);
   }
+  // Concurrent dry runs on this database compile each candidate once between them: one claims
+  // it first, the others wait for its cubin (and take the candidate over if it ends without one).
+  CompileClaims claims(options.db_path);
+  std::deque<const KernelConfig*> claimed_elsewhere;
   std::size_t next = 0, done = 0;
   std::size_t failures = 0;
+  const auto compiling_started = SteadyClock::now();
+  auto report_progress = [&](const std::string& message) {
+    if (progress) {
+      progress(Progress{0, 1, "all problems", done, candidates.size(), run.cubins_reused,
+                        seconds_since(compiling_started), message});
+    }
+  };
+  // Submits `config` to the pool, or settles it: stored already (now, or by another run), or
+  // claimed by another run (then false: try again later).
+  auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
+    const cache::BinaryKey key = binary_key(kernel_name(config), options.arch);
+    const auto stored = [&](bool meanwhile) {
+      if (options.retune || !db.find_binary(key)) return false;
+      ++run.cubins_reused;
+      if (meanwhile) ++run.cubins_stored_concurrently;
+      ++done;
+      return true;
+    };
+    if (stored(retried)) return true;
+    if (!claims.try_claim(key)) return false;
+    if (stored(true)) {  // by the run whose claim this one follows
+      claims.release(key);
+      return true;
+    }
+    pool.submit(config);
+    return true;
+  };
   while (done < candidates.size()) {
+    bool submitted_or_settled = false;
     while (next < candidates.size() && pool.has_idle_worker()) {
       const KernelConfig& config = candidates[next++];
-      if (!options.retune && db.find_binary(binary_key(kernel_name(config), options.arch))) {
-        ++run.cubins_reused;
-        ++done;
-        continue;
-      }
-      pool.submit(config);
+      if (!compile_or_settle(config, false)) claimed_elsewhere.push_back(&config);
+      submitted_or_settled = true;
     }
-    for (const CompileOutcome& outcome : pool.collect(std::chrono::milliseconds(200))) {
+    // The candidates another run claimed, once this run has nothing else to start.
+    for (std::size_t i = claimed_elsewhere.size(); i > 0 && next == candidates.size() && pool.has_idle_worker(); --i) {
+      const KernelConfig* config = claimed_elsewhere.front();
+      claimed_elsewhere.pop_front();
+      if (compile_or_settle(*config, true)) {
+        submitted_or_settled = true;
+      } else {
+        claimed_elsewhere.push_back(config);
+      }
+    }
+    if (pool.in_flight() == 0 && !submitted_or_settled) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // only others' claims are left
+    }
+    const std::vector<CompileOutcome> outcomes = pool.collect(std::chrono::milliseconds(200));
+    if (outcomes.empty()) report_progress("");  // time passes
+    for (const CompileOutcome& outcome : outcomes) {
       ++done;
       std::string message = kernel_name(outcome.config);
       if (outcome.compiled) {
-        db.store_binary(to_binary(*outcome.compiled));
+        db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
         message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";
       } else {
         ++failures;
         message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
         spdlog::warn("{}", message);
       }
-      if (progress) progress(Progress{0, 1, "all problems", done, candidates.size(), message});
+      claims.release(binary_key(kernel_name(outcome.config), options.arch));
+      report_progress(message);
     }
   }
   if (failures > 0) throw Error(std::to_string(failures) + " candidate(s) failed to compile (see the warnings above)");

@@ -48,18 +48,23 @@ struct RunReport {
   std::string gpu_name;
   std::size_t cubins_compiled = 0;
   std::size_t cubins_reused = 0;    // found in the database
+  std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
   double wall_seconds = 0;
   int worker_restarts = 0;
 };
 
-// A line of progress: "problem i of n", candidates done of planned, and a message.
+// A line of progress: "problem i of n", candidates done of planned, and a message. Sent as each
+// candidate ends, and also while none does (about every 200 ms), so that a printer can say
+// something at least every so often.
 struct Progress {
   std::size_t problem_index = 0;
   std::size_t problem_count = 0;
   std::string problem;
   std::size_t done = 0;
   std::size_t planned = 0;
-  std::string message;  // the last candidate's outcome
+  std::size_t resumed = 0;  // of `done`, found in the database: no work here, so not part of a rate
+  double seconds = 0;       // since this problem started (a dry run: since it started compiling)
+  std::string message;      // the last candidate's outcome; empty when no candidate ended
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
@@ -77,7 +82,8 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
                      const ProgressCallback& progress);
 
 // Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
-// Throws DatabaseRefused as run_tuning does.
+// Concurrent dry runs on one database compile each candidate once between them
+// (compile_claims.hpp). Throws DatabaseRefused as run_tuning does.
 RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                   const ProgressCallback& progress);
 

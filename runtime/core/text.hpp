@@ -15,7 +15,7 @@ std::string fixed(double value, int decimals);
 
 // Input echoed in a message: `text` itself, or, longer than kEchoedLength characters, its start
 // and how long it is ("999999... (10000 characters)"), so that a line of garbage does not fill
-// the screen. quoted() puts the text in single quotes: "'999999...' (10000 characters)".
+// the screen. The cut never splits a UTF-8 character. quoted() puts the text in single quotes: "'999999...' (10000 characters)".
 inline constexpr std::size_t kEchoedLength = 40;
 std::string shortened(std::string_view text);
 std::string quoted(std::string_view text);

@@ -145,6 +145,8 @@ ResourceUsage parse_ptxas_report(const std::string& log) {
   ResourceUsage usage;
   usage.registers = match_int(log, R"(Used (\d+) registers)");
   usage.static_smem_bytes = match_int(log, R"((\d+) bytes smem)");
+  // ptxas names shared memory only where a kernel declares some: with its report there, none is 0.
+  if (usage.static_smem_bytes < 0 && usage.registers >= 0) usage.static_smem_bytes = 0;
   usage.stack_frame_bytes = match_int(log, R"((\d+) bytes stack frame)");
   usage.spill_store_bytes = match_int(log, R"((\d+) bytes spill stores)");
   usage.spill_load_bytes = match_int(log, R"((\d+) bytes spill loads)");

@@ -61,10 +61,12 @@ std::vector<std::string> nvrtc_supported_archs();
 void require_supported_arch(const std::string& arch);
 
 // Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) from a compile log.
+// ptxas leaves out "bytes smem" for a kernel without static shared memory: 0 when the report is
+// there (registers known), -1 when there is none.
 ResourceUsage parse_ptxas_report(const std::string& log);
 // "40 registers, 8192 B static smem, 0 B stack, 0 B spill stores, 0 B spill loads"; a figure
-// the report did not give reads "unknown" (ptxas leaves out "bytes smem" when it is 0, and NVRTC
-// gives no log at all in some processes).
+// the report did not give reads "unknown" (NVRTC gives no log at all in some processes; where
+// there is a report without "bytes smem", static shared memory is 0).
 std::string to_string(const ResourceUsage& usage);
 
 }  // namespace gemmtune

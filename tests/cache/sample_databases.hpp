@@ -37,4 +37,27 @@ inline void write_b(const std::string& path) {
   db.store_binary({{reg2d_name(64), "h", "", "sm_90", "13.0"}, "lowered", {'b'}, 64, 0, "", ""});
 }
 
+// Many: on the H200, kShared measured with 400 configurations, so that its export and report are
+// hundreds of kilobytes (for the tests of an output that fails part-way).
+inline void write_many(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kShared);
+  for (int bm = 1; bm <= 400; ++bm) {
+    db.record_measurement(ok_measurement(gpu, problem, add_reg2d_config(db, bm), 1.0 + bm / 1000.0), WinnerUpdate{1.2});
+  }
+}
+
+// Dry: what `tune --dry-run` leaves, cubins and nothing measured: reg2d with 8 KiB of static
+// shared memory, warptile with its stages in dynamic shared memory.
+inline const std::string kDryWarptile =
+    "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_align4";
+inline void write_dry(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  db.store_binary({{reg2d_name(128), "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(1000, 'r'), 64, 0,
+                   "ptxas info    : Used 64 registers, used 1 barriers, 8192 bytes smem, 400 bytes cmem[0]\n", ""});
+  db.store_binary({{kDryWarptile, "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(2000, 'w'), 128, 0,
+                   "ptxas info    : Used 128 registers, used 1 barriers\n", ""});
+}
+
 }  // namespace gemmtune::cache::test

@@ -62,3 +62,26 @@ TEST_CASE("cache: storing a binary again replaces it, and compiled_at defaults t
   CHECK(found->compiled_at.size() == now_utc_iso8601().size());
   CHECK(count_rows(db, "binaries") == 1);
 }
+
+TEST_CASE("cache: the stored cubins are listed without their bytes and counted by arch and NVRTC", "[cache]") {
+  Database db = Database::open(":memory:", OpenMode::ReadWrite);
+  CHECK(db.binaries().empty());
+  CHECK(to_string(db.binary_counts()) == "no cubins");
+  Binary binary = sample_binary();
+  db.store_binary(binary);
+  CHECK(to_string(db.binary_counts()) == "1 cubin for sm_90 (NVRTC 13.0)");
+  binary.key.kernel_name = reg2d_name(64);
+  db.store_binary(binary);
+  binary.key.arch = "sm_80";
+  db.store_binary(binary);
+  const std::vector<BinaryInfo> all = db.binaries();
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].key.arch == "sm_80");  // by arch, then name
+  CHECK(all[1].key.kernel_name == reg2d_name(128));
+  CHECK(all[2].key.kernel_name == reg2d_name(64));
+  CHECK(all[1].cubin_bytes == 3 * 256);
+  CHECK(all[1].registers == 128);
+  CHECK(all[1].compile_log == "warning: something\n");
+  CHECK(all[1].compiled_at == "2024-05-01T12:00:00.000Z");
+  CHECK(to_string(db.binary_counts()) == "3 cubins: 1 for sm_80 (NVRTC 13.0), 2 for sm_90 (NVRTC 13.0)");
+}

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cache_test_support.hpp"
+#include "integrity_check.hpp"
 #include "schema_migrations.hpp"
 
 using namespace gemmtune::cache;
@@ -189,4 +190,79 @@ TEST_CASE("cache: a WAL database in a read-only directory opens read-only", "[ca
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK_FALSE(fs::exists(path + "-shm"));
+}
+
+namespace {
+
+// A database with a row in every table and a cubin, closed (its WAL checkpointed into the file).
+void write_populated_database(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem({"nn", 512, 512, 512});
+  const auto config = add_reg2d_config(db, 128);
+  db.record_measurement(ok_measurement(gpu, problem, config, 1.0), WinnerUpdate{1.2});
+  db.store_binary({{reg2d_name(128), "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(20000, 'c'), 64,
+                   0, "", ""});
+}
+
+// Overwrites pages first..last (1-based, as SQLite counts them) with random bytes, as a failing
+// disk or a stray write would.
+void overwrite_pages(const std::string& path, int first, int last) {
+  std::string bytes = read_bytes(path);
+  const std::size_t page = 4096;
+  REQUIRE(bytes.size() >= last * page);
+  const std::string noise = random_bytes((last - first + 1) * page);
+  bytes.replace((first - 1) * page, noise.size(), noise);
+  write_bytes(path, bytes);
+}
+
+int root_page(const std::string& path, const std::string& table) {
+  Connection raw(path, path, SQLITE_OPEN_READONLY);
+  Statement statement = raw.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?1");
+  statement.bind_all(table);
+  return statement.single_value<int>();
+}
+
+}  // namespace
+
+TEST_CASE("cache: a database with damaged pages is refused in both modes and left untouched", "[cache]") {
+  TempDir dir;
+  const std::string path = dir.file("damaged.db");
+  write_populated_database(path);
+  // Pages 5 to 7 are b-tree pages of the schema's tables (problems' index, configs and its
+  // index): the header and the schema on page 1 stay readable, so only a check of the pages
+  // themselves sees the damage.
+  overwrite_pages(path, 5, 7);
+  require_refused_untouched(path, "the database is damaged (SQLite's quick_check: ");
+  CHECK_THROWS_WITH(Database::open(path, OpenMode::ReadOnly), Catch::Contains("sqlite3 " + path + " .recover"));
+  CHECK_THROWS_AS(Database::open(path, OpenMode::ReadWrite), Error);
+  CHECK_FALSE(fs::exists(path + "-wal"));
+  CHECK_FALSE(fs::exists(path + "-shm"));
+}
+
+TEST_CASE("cache: above the whole-file size the check covers every table but the cubins", "[cache]") {
+  TempDir dir;
+  const std::string path = dir.file("large.db");
+  write_populated_database(path);
+  const std::string table = GENERATE(as<std::string>{}, "measurements", "winners", "binaries");
+  const int root = root_page(path, table);
+  overwrite_pages(path, root, root);
+  const Connection connection(path, path, SQLITE_OPEN_READONLY);
+  INFO(table << " (root page " << root << ")");
+  // 0 bytes: every file is "large"; the whole-file check finds each damage.
+  CHECK_THROWS_WITH(refuse_if_damaged(connection), Catch::Contains("the database is damaged"));
+  if (table == "binaries") {
+    CHECK_NOTHROW(refuse_if_damaged(connection, 0));  // left to SQLite's reads of that cubin
+  } else {
+    CHECK_THROWS_WITH(refuse_if_damaged(connection, 0), Catch::Contains("the database is damaged"));
+  }
+}
+
+TEST_CASE("cache: an undamaged database passes the check in both of its forms", "[cache]") {
+  TempDir dir;
+  const std::string path = dir.file("fine.db");
+  write_populated_database(path);
+  const Connection connection(path, path, SQLITE_OPEN_READONLY);
+  CHECK_NOTHROW(refuse_if_damaged(connection));
+  CHECK_NOTHROW(refuse_if_damaged(connection, 0));
 }

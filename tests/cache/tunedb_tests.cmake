@@ -11,7 +11,7 @@ set(expect_run ${GEMMTUNE_TESTS_DIR}/support/expect_run.cmake)
 add_test(NAME cache_tunedb_help COMMAND ${tunedb} --help)
 set_tests_properties(cache_tunedb_help PROPERTIES
   PASS_REGULAR_EXPRESSION "Subcommands:.*list.*show.*export.*diff.*merge")
-foreach(command list show export diff merge)
+foreach(command list show export diff binaries merge report)
   add_test(NAME cache_tunedb_${command}_help COMMAND ${tunedb} ${command} --help)
   set_tests_properties(cache_tunedb_${command}_help PROPERTIES
     PASS_REGULAR_EXPRESSION "Usage: .*tunedb ${command}.*-h,--help")
@@ -20,8 +20,11 @@ endforeach()
 # Runs tunedb with ARGS; passes when the exit code and output are as expected (and the output
 # does not match NOT_OUTPUT). Exit codes: 0 done, 2 bad input, 3 failure while running.
 function(add_tunedb_test name exit_code output_regex)
-  cmake_parse_arguments(arg "" "NOT_CREATED;NOT_OUTPUT;SETS_UP;ALSO_REQUIRES" "ARGS" ${ARGN})
+  cmake_parse_arguments(arg "" "NOT_CREATED;NOT_OUTPUT;SETS_UP;ALSO_REQUIRES;UNCHANGED" "ARGS" ${ARGN})
   set(options)
+  if(arg_UNCHANGED)
+    list(APPEND options -DUNCHANGED=${arg_UNCHANGED})
+  endif()
   if(arg_NOT_CREATED)
     list(APPEND options -DNOT_CREATED=${arg_NOT_CREATED})
   endif()
@@ -44,6 +47,36 @@ set_tests_properties(cache_tunedb_write_dbs PROPERTIES FIXTURES_SETUP cache_tune
 add_tunedb_test(missing_file 2 "no such database file"
   ARGS list --db ${dbs}/missing.db NOT_CREATED ${dbs}/missing.db)
 add_tunedb_test(garbage_file 2 "not an SQLite database" ARGS list --db ${dbs}/garbage.db)
+# A damaged database (pages 5 to 7 overwritten): every command refuses it, exit 2, saying so and
+# what to do, before it reads or writes anything; the file stays byte for byte as it was.
+set(damaged "damaged.db: open: the database is damaged \\(SQLite's quick_check: .*\\); left unchanged\\. Restore it from a copy")
+add_tunedb_test(damaged_list 2 "${damaged}.*sqlite3 [^ ]*damaged.db .recover" NOT_OUTPUT "Problems"
+  ARGS list --db ${dbs}/damaged.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_show 2 "${damaged}" ARGS show 512x512x512 --db ${dbs}/damaged.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_export 2 "${damaged}" NOT_CREATED ${dbs}/damaged.csv
+  ARGS export --format csv --db ${dbs}/damaged.db --out ${dbs}/damaged.csv UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_merge_into 2 "${damaged}" ARGS merge ${dbs}/damaged.db ${dbs}/b.db UNCHANGED ${dbs}/damaged.db)
+add_tunedb_test(damaged_merge_from 2 "${damaged}" ARGS merge ${dbs}/a.db ${dbs}/damaged.db UNCHANGED ${dbs}/a.db)
+# A dry run's database (cubins, nothing measured) does not look empty: binaries lists its cubins
+# (filtered by arch, kernel, NVRTC), list, show and report say what it holds.
+set(dry_reg2d "gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +sm_90 +13.0 +64 +0 +8192 +0 +1000 +no: ")
+set(dry_warptile "gemmtune_sgemm_warptile_nn_[a-z0-9_]+ +sm_90 +13.0 +128 +0 +0 +[1-9][0-9][0-9][0-9]+ +2000 +no: ")
+add_tunedb_test(binaries 0
+  "kernel +arch +NVRTC +registers +spill B +static smem B +dynamic smem B +cubin B +this build +compiled at\n${dry_reg2d}[^\n]*\n${dry_warptile}.*\n2 cubins \\("
+  ARGS binaries --db ${dbs}/dry.db)
+add_tunedb_test(binaries_filtered 0 "^kernel[^\n]*\n${dry_warptile}[^\n]*\n\n1 of 2 cubins match"
+  ARGS binaries --db ${dbs}/dry.db --arch 9.0 --kernel warptile --nvrtc 13.0)
+add_tunedb_test(binaries_none_match 0 "^kernel[^\n]*\n\n0 of 2 cubins match" ARGS binaries --db ${dbs}/dry.db --arch sm_80)
+add_tunedb_test(binaries_bad_arch 2 "--arch: 'hopper' is not a GPU arch" ARGS binaries --db ${dbs}/dry.db --arch hopper)
+add_tunedb_test(list_dry 0
+  "Problems\n[^\n]*\n\n2 cubins for sm_90 \\(NVRTC 13.0\\), listed by tunedb binaries; no measurements yet \\(tune --dry-run only compiles; tune --gpu measures\\)"
+  ARGS list --db ${dbs}/dry.db)
+add_tunedb_test(list_holds_cubins 0 "\n1 cubin for sm_90 \\(NVRTC 13.0\\), listed by tunedb binaries\n$"
+  ARGS list --db ${dbs}/a.db)
+add_tunedb_test(show_dry 2 "no measurements of nn:512x512x512; the database holds 2 cubins for sm_90 \\(NVRTC 13.0\\)"
+  ARGS show 512x512x512 --db ${dbs}/dry.db)
+add_tunedb_test(report_dry 0 "wrote [^\n]*dry.html: 0 GPU\\(s\\), nothing measured yet; the database holds 2 cubins for sm_90"
+  ARGS report --db ${dbs}/dry.db --out ${dbs}/dry.html)
 add_tunedb_test(list 0
   "NVIDIA H200 +9.0 +132.*nn:512x512x512 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +1.200 +1.20x"
   ARGS list --db ${dbs}/a.db)

@@ -203,7 +203,8 @@ int main(int argc, char** argv) {
   std::string cubins_path;
   std::vector<std::string> families;
   CLI::App app{"sanitize_kernels: one launch of every kernel family on small odd problems, checked against FP64;\n"
-               "for compute-sanitizer (tools/sanitize_kernels.sh). Exit 0 all correct, 1 a mismatch or CUDA error."};
+               "for compute-sanitizer (tools/sanitize_kernels.sh). Exit 0 all correct, 1 a mismatch or CUDA error.",
+               "sanitize_kernels"};
   app.add_option("--cubins", cubins_path, "SQLite database (the tuner's format) to keep compiled kernels in between runs");
   app.add_option("--families", families, "Only these families, comma-separated (default: all)")->delimiter(',');
   CLI11_PARSE(app, argc, argv);

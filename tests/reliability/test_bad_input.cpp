@@ -1,6 +1,7 @@
 // Bad input to tune: each gets a message that says what is wrong (and where, for a line of a
 // shapes file), exit code 2 as documented, and leaves the database as it was (or uncreated).
 #include <catch2/catch.hpp>
+#include <sched.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -44,7 +45,8 @@ void require_database_refused(const ScratchDir& dir, const std::string& db, cons
   const TuneResult result = run_tune(dry_run_args(dir.file("good.txt"), db), dir.path(), run_as);
   INFO(result.describe());
   CHECK(result.exit_code == kBadInput);
-  CHECK(result.err.find("tune: " + db + ": ") != std::string::npos);
+  // The message comes first, with no blank line before it.
+  CHECK(result.err.rfind("tune: " + db + ": ", 0) == 0);
   CHECK(result.err.find(reason) != std::string::npos);
   CHECK(result.out.find("cubins compiled") == std::string::npos);
   if (is_file) CHECK(read_bytes(db) == before);
@@ -133,8 +135,9 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
     return args;
   };
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-      {with({"--jobs", "0"}), "--jobs: '0' is not a positive whole number"},
-      {with({"--jobs", "many"}), "--jobs: 'many' is not a positive whole number"},
+      {with({"--jobs", "0"}), "--jobs: must be a whole number from 1 to 2147483647 (got '0')"},
+      {with({"--jobs", "many"}), "--jobs: must be a whole number from 1 to 2147483647 (got 'many')"},
+      {with({"--jobs", "99999999999"}), "--jobs: must be a whole number from 1 to 2147483647 (got '99999999999')"},
       {{"--dry-run", "--arch", "sm_12", "--shapes", shapes, "--db", db}, "cannot compile for arch 'sm_12'"},
       {with({"--frobnicate"}), "The following argument was not expected: --frobnicate"},
       // CLI11 checks required options before unknown ones; the unknown flag is still what is named.
@@ -143,7 +146,8 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
       {with({"--budget", "abc"}), "--budget: 'abc' is not a count (120) or a time (90s, 15m)"},
       {with({"--budget", "10h"}), "unknown unit 'h'"},
       {with({"--strategy", "fastest"}), "--strategy"},
-      {with({"--timeout-floor", "0"}), "--timeout-floor: '0' is not a positive number"},
+      {with({"--timeout-floor", "0"}), "--timeout-floor: must be a number > 0 (got '0')"},
+      {with({"--timeout-floor", "inf"}), "--timeout-floor: must be a number > 0 (got 'inf')"},
       {with({"--families", "naive,nope"}), "unknown kernel family 'nope'"},
       {{"--dry-run", "--arch", "sm_80", "--shapes", shapes, "--db", db, "--families", "wgmma"},
        "kernel family 'wgmma' does not run on sm_80 GPUs"},
@@ -159,6 +163,58 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
     CHECK(result.err.find(message) != std::string::npos);
     CHECK_FALSE(fs::exists(db));
   }
+}
+
+TEST_CASE("reliability: --jobs above 4 compile processes a core is cut to that, with a warning", "[reliability]") {
+  ScratchDir dir;
+  const std::string shapes = dir.file("good.txt"), db = dir.file("tuned.db");
+  write_bytes(shapes, "128 128 128\n");
+  cpu_set_t set;
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  const int cores = CPU_COUNT(&set), cap = 4 * cores;
+  // One above the cap (not 100000, which today's main would fork) shows the cut and what was used.
+  std::vector<std::string> args = dry_run_args(shapes, db);
+  args.insert(args.end(), {"--jobs", std::to_string(cap + 1)});
+  const TuneResult result = run_tune(args, dir.path());
+  INFO(result.describe());
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("tune: warning: --jobs " + std::to_string(cap + 1) + " is more than 4 compile processes a core (" +
+                        std::to_string(cores) + " core(s) here): using " + std::to_string(cap)) != std::string::npos);
+  CHECK(result.out.find("with " + std::to_string(cap) + " worker(s)") != std::string::npos);
+  // At the cap itself nothing is said.
+  args.back() = std::to_string(cap);
+  const TuneResult at_cap = run_tune(args, dir.path());
+  INFO(at_cap.describe());
+  CHECK(at_cap.exit_code == 0);
+  CHECK(at_cap.err.find("--jobs") == std::string::npos);
+  CHECK(at_cap.out.find("with " + std::to_string(cap) + " worker(s)") != std::string::npos);
+}
+
+TEST_CASE("reliability: --arch sm_90a, compute_90, 9.0 and 90 store cubins under sm_90, as an H200 looks them up",
+          "[reliability]") {
+  ScratchDir dir;
+  const std::string shapes = dir.file("good.txt");
+  write_bytes(shapes, "128 128 128\n");
+  const std::string reference_db = dir.file("sm_90.db");
+  REQUIRE(run_tune(dry_run_args(shapes, reference_db), dir.path()).exit_code == 0);
+  const std::set<std::string> expected = DatabaseProbe(reference_db, DatabaseProbe::Use::Inspect).binary_keys();
+  REQUIRE(expected.size() == 3);
+  for (const char* typed : {"sm_90a", "compute_90", "9.0", "90", "SM_90"}) {
+    INFO(typed);
+    const std::string db = dir.file(std::string(typed) + ".db");
+    std::vector<std::string> args = dry_run_args(shapes, db);
+    args[2] = typed;  // --arch's value
+    const TuneResult result = run_tune(args, dir.path());
+    INFO(result.describe());
+    CHECK(result.exit_code == 0);
+    CHECK(DatabaseProbe(db, DatabaseProbe::Use::Inspect).binary_keys() == expected);
+  }
+  const TuneResult refused = run_tune({"--dry-run", "--arch", "hopper", "--shapes", shapes, "--db", dir.file("no.db")},
+                                      dir.path());
+  INFO(refused.describe());
+  CHECK(refused.exit_code == kBadInput);
+  CHECK(refused.err.find("tune: --arch: 'hopper' is not a GPU arch: write it as sm_90") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.file("no.db")));
 }
 
 TEST_CASE("reliability: --gpu that matches no usable GPU exits 2 saying why, with no database", "[reliability]") {
@@ -182,6 +238,11 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
   std::mt19937 random(7u);
   std::string noise(8192, '\0');
   for (char& byte : noise) byte = static_cast<char>(random());
+  // Pages 5 to 7 (b-trees of the schema's tables) overwritten by random bytes; the header and the
+  // schema on page 1 still read.
+  std::string damaged = good_bytes;
+  REQUIRE(damaged.size() >= 7 * 4096);
+  for (std::size_t i = 4 * 4096; i < 7 * 4096; ++i) damaged[i] = static_cast<char>(random());
 
   const std::vector<std::tuple<const char*, std::string, const char*>> files{
       {"text.db", "layout,m,n,k\nnn,128,128,128\n", "not an SQLite database"},
@@ -189,6 +250,7 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
       {"noise.db", noise, "not an SQLite database"},
       {"half.db", good_bytes.substr(0, good_bytes.size() / 2), "truncated"},
       {"header.db", good_bytes.substr(0, 100), "truncated"},
+      {"damaged.db", damaged, "the database is damaged (SQLite's quick_check: "},
   };
   for (const auto& [name, bytes, reason] : files) {
     write_bytes(dir.file(name), bytes);
@@ -213,8 +275,19 @@ TEST_CASE("reliability: a database tune cannot use is refused with exit 2 and le
     INFO("a directory");
     const std::string db = dir.file("folder.db");
     fs::create_directory(db);
-    require_database_refused(dir, db, "directory");
+    require_database_refused(dir, db, "is a directory, not a database file; name a file in it, e.g. " + db + "/tuned.db");
     CHECK(fs::is_empty(db));
+  }
+  {
+    INFO("a device");
+    require_database_refused(dir, "/dev/null", "is not a regular file (a device, a pipe or a socket)");
+  }
+  {
+    INFO("a file in a folder that does not exist");
+    const std::string folder = dir.file("no-such-folder");
+    require_database_refused(dir, folder + "/tuned.db",
+                             "the folder " + folder + " does not exist, so the database cannot be created in it");
+    CHECK_FALSE(fs::exists(folder));
   }
   CHECK(read_bytes(good) == good_bytes);
 }
@@ -251,5 +324,15 @@ TEST_CASE("reliability: a read-only database or folder is refused with exit 2 an
     require_database_refused(dir, db, reason, *runner);
     const auto entries = std::distance(fs::directory_iterator(parent), fs::directory_iterator());
     CHECK(entries == 1);  // the database, and nothing created beside it
+  }
+  {
+    INFO("a new database in a read-only folder");
+    const fs::path parent = dir.path() / "read-only-empty-folder";
+    fs::create_directory(parent);
+    fs::permissions(parent, read_only_folder);
+    const std::string db = (parent / "tuned.db").string();
+    require_database_refused(dir, db, "the folder " + parent.string() + " is not writable, so the database cannot be created in it",
+                             *runner);
+    CHECK(fs::is_empty(parent));
   }
 }

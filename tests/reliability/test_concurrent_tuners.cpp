@@ -1,7 +1,9 @@
 // Two tune processes on one database at once, on the same problems and on different ones: both
-// finish, neither meets "database is locked", and every cubin is stored once.
+// finish, neither meets "database is locked", every cubin is stored once, and on the same
+// problems they share the work: each candidate is compiled by one of them (tuner/compile_claims.hpp).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "database_probe.hpp"
@@ -15,11 +17,13 @@ std::vector<std::string> dry_run_args(const std::string& shapes, const std::stri
   return {"--dry-run", "--arch", "sm_90", "--shapes", shapes, "--db", db, "--families", "reg1d", "--jobs", "1", "-q"};
 }
 
-// Starts both runs at once on a fresh file, so that they also race to create and migrate it.
-void run_side_by_side(const ScratchDir& dir, const std::string& shapes_a, const std::string& shapes_b,
-                      const std::string& db) {
+// Starts both runs at once on a fresh file, so that they also race to create and migrate it, and
+// returns what each compiled and found stored.
+std::vector<DryRunCounts> run_side_by_side(const ScratchDir& dir, const std::string& shapes_a,
+                                           const std::string& shapes_b, const std::string& db) {
   TuneProcess a(dry_run_args(shapes_a, db), dir.path());
   TuneProcess b(dry_run_args(shapes_b, db), dir.path());
+  std::vector<DryRunCounts> counts;
   for (TuneProcess* tune : {&a, &b}) {
     const std::optional<TuneResult> result = tune->wait_for(std::chrono::minutes(10));
     REQUIRE(result);
@@ -27,8 +31,14 @@ void run_side_by_side(const ScratchDir& dir, const std::string& shapes_a, const 
     CHECK(result->exit_code == 0);
     CHECK(result->err.find("locked") == std::string::npos);
     CHECK(result->err.find("busy") == std::string::npos);
-    std::cout << "concurrent run: " << result->seconds << " s" << std::endl;
+    const std::optional<DryRunCounts> run = dry_run_counts(result->out);
+    REQUIRE(run);
+    counts.push_back(*run);
+    std::cout << "concurrent run: " << result->seconds << " s, " << run->compiled << " compiled, " << run->reused
+              << " found stored" << std::endl;
   }
+  CHECK_FALSE(std::filesystem::exists(db + "-claims"));  // the last run to end removes it
+  return counts;
 }
 
 }  // namespace
@@ -58,13 +68,17 @@ TEST_CASE("reliability: two tune --dry-run processes share one database without 
   {
     INFO("on the same problems");
     const std::string db = dir.file("same.db");
-    run_side_by_side(dir, both, both, db);
+    const std::vector<DryRunCounts> runs = run_side_by_side(dir, both, both, db);
     check_database(db);
+    // Each candidate compiled once between them, the rest found stored.
+    CHECK(runs[0].compiled + runs[1].compiled == expected.size());
+    for (const DryRunCounts& run : runs) CHECK(run.compiled + run.reused == expected.size());
   }
   {
     INFO("on different problems");
     const std::string db = dir.file("different.db");
-    run_side_by_side(dir, square, odd, db);
+    const std::vector<DryRunCounts> runs = run_side_by_side(dir, square, odd, db);
     check_database(db);
+    CHECK(runs[0].compiled + runs[1].compiled == expected.size());
   }
 }

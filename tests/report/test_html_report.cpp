@@ -160,16 +160,18 @@ TEST_CASE("report of an unknown GPU estimates its roofline from what was measure
   CHECK(contains(with_options, ">1555 GB/s</text>"));
 }
 
-TEST_CASE("report with --param plots against it, or says which parameters there are", "[report]") {
+TEST_CASE("report with --param plots against it, or is refused saying which parameters there are", "[report]") {
   const auto db = sample_database();
   ReportOptions options;
   options.spread_parameter = "BK";
   CHECK(
       contains(render_report_html(model_of(db, options)), ">BK (configuration parameter)</text>"));
+  // Refused like a --problem the database lacks, not a page whose chart is a note.
   options.spread_parameter = "WARPS";
-  CHECK(contains(
-      render_report_html(model_of(db, options)),
-      "No ok candidate has the parameter WARPS; their parameters are BM, BN, BK, TM, TN, align"));
+  CHECK_THROWS_AS(model_of(db, options), ReportOptionError);
+  CHECK_THROWS_WITH(model_of(db, options),
+                    "--param 'WARPS': no candidate plotted has it; their parameters are BM, BN, BK, TM, TN, align "
+                    "(or a product of them, such as BM*BN)");
 }
 
 TEST_CASE("load_report picks the problem with the most ok candidates, or the one asked for",

@@ -4,14 +4,21 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <string_view>
 #include <string>
 
 #include "sample_report_database.hpp"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+  const char* usage = "usage: %s DIR\nWrites %s, replacing earlier ones.\n";
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  if (argc == 2 && (first == "--help" || first == "-h")) {
+    std::printf(usage, "write_report_fixtures", "DIR/sample.db and DIR/empty.db, the databases the report's tests read");
+    return 0;
+  }
+  if (argc != 2 || first.starts_with('-')) {  // never a folder named after a mistyped option
+    std::fprintf(stderr, usage, "write_report_fixtures", "DIR/sample.db and DIR/empty.db, the databases the report's tests read");
     return 2;
   }
   try {

@@ -1,17 +1,26 @@
 # Runs COMMAND (a ;-list) and fails unless its exit code is one of EXIT_CODE (a ;-list), its
 # stdout+stderr match OUTPUT_REGEX and, when given, do not match NOT_OUTPUT_REGEX, and NOT_CREATED
 # (when given) still does not exist afterwards. FRESH (when given) is removed before the run, so
-# that a re-run of the test starts from the same state.
+# that a re-run of the test starts from the same state. UNCHANGED (when given): a file whose
+# bytes must be the same after the run as before it. INPUT_FILE (when given): the command's
+# standard input.
 # STDOUT_REGEX, NOT_STDOUT_REGEX, STDERR_REGEX, NOT_STDERR_REGEX (each optional) check one stream
 # alone. CMake cannot capture the streams apart and merged at once: where any of these is given,
 # OUTPUT_REGEX and NOT_OUTPUT_REGEX see standard error followed by standard output, not the two
 # interleaved as written.
 # cmake -DCOMMAND=... -DEXIT_CODE=2 -DOUTPUT_REGEX=... [-DNOT_OUTPUT_REGEX=...] [-DNOT_CREATED=path]
 #       [-DFRESH=path] [-DSTDOUT_REGEX=...] [-DNOT_STDOUT_REGEX=...] [-DSTDERR_REGEX=...]
-#       [-DNOT_STDERR_REGEX=...] -P expect_run.cmake
+#       [-DNOT_STDERR_REGEX=...] [-DUNCHANGED=path] [-DINPUT_FILE=path] -P expect_run.cmake
 cmake_minimum_required(VERSION 3.24)  # IN_LIST
 if(DEFINED FRESH)
   file(REMOVE "${FRESH}")
+endif()
+if(DEFINED UNCHANGED)
+  file(SHA256 "${UNCHANGED}" unchanged_before)
+endif()
+set(input)
+if(DEFINED INPUT_FILE)
+  set(input INPUT_FILE "${INPUT_FILE}")
 endif()
 set(stream_checks STDOUT_REGEX NOT_STDOUT_REGEX STDERR_REGEX NOT_STDERR_REGEX)
 set(apart FALSE)
@@ -21,11 +30,11 @@ foreach(check IN LISTS stream_checks)
   endif()
 endforeach()
 if(apart)
-  execute_process(COMMAND ${COMMAND} RESULT_VARIABLE exit_code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  execute_process(COMMAND ${COMMAND} ${input} RESULT_VARIABLE exit_code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   message("--- standard output:\n${stdout}--- standard error:\n${stderr}")
   set(out "${stderr}${stdout}")
 else()
-  execute_process(COMMAND ${COMMAND} RESULT_VARIABLE exit_code OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  execute_process(COMMAND ${COMMAND} ${input} RESULT_VARIABLE exit_code OUTPUT_VARIABLE out ERROR_VARIABLE out)
   message("${out}")
 endif()
 if(NOT exit_code IN_LIST EXIT_CODE)
@@ -50,4 +59,10 @@ foreach(stream STDOUT STDERR)
 endforeach()
 if(DEFINED NOT_CREATED AND EXISTS "${NOT_CREATED}")
   message(FATAL_ERROR "${NOT_CREATED} was created")
+endif()
+if(DEFINED UNCHANGED)
+  file(SHA256 "${UNCHANGED}" unchanged_after)
+  if(NOT unchanged_after STREQUAL unchanged_before)
+    message(FATAL_ERROR "${UNCHANGED} was changed")
+  endif()
 endif()

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "text.hpp"
 #include "shapes_file.hpp"
 
 namespace fs = std::filesystem;
@@ -239,4 +240,20 @@ TEST_CASE("shapes file: an unreadable file is refused with the system's reason",
   } else {
     WARN("no /proc/self/mem: read failure not exercised");
   }
+}
+
+TEST_CASE("shapes file: a 10,000-character field is echoed by its first characters and its length", "[shapes]") {
+  const std::string letters(10000, 'x');
+  CHECK(error_of("64 64 64 nn " + letters + "\n").size() < 200);
+  CHECK(error_of("64x64x" + std::string(10000, '1') + "\n").size() < 200);
+  const std::string problem_error = error_of("nn:64x64x64x" + std::string(10000, '1') + "\n");
+  CHECK(problem_error.size() < 250);
+  CHECK(problem_error.find("(10009 characters)") != std::string::npos);  // the sizes after "nn:"
+}
+
+TEST_CASE("shapes file: a cut never splits a UTF-8 character", "[shapes]") {
+  // 31 ASCII letters, then two-byte characters: the 32nd byte starts one, the 33rd continues it.
+  std::string utf8 = std::string(31, 'a');
+  for (int i = 0; i < 20; ++i) utf8 += "\xC3\xA9";  // é
+  CHECK(gemmtune::shortened(utf8) == std::string(31, 'a') + "... (71 characters)");  // bytes, as text.size()
 }

@@ -87,6 +87,20 @@ std::string default_parameter(const std::vector<cache::MeasurementRow>& rows) {
   return "";
 }
 
+std::string parameter_names(const std::vector<cache::MeasurementRow>& rows) {
+  for (const cache::MeasurementRow& row : rows) {
+    if (row.status != cache::Status::Ok) continue;
+    const auto params = nlohmann::ordered_json::parse(row.params_json, nullptr, false);
+    if (!params.is_object()) continue;
+    std::string names;
+    for (const auto& [name, value] : params.items()) {
+      if (value.is_number()) names += (names.empty() ? "" : ", ") + name;
+    }
+    return names;
+  }
+  return "";
+}
+
 ScatterChart candidate_scatter(const std::vector<cache::MeasurementRow>& rows,
                                std::string_view parameter, std::optional<double> cublas_ms) {
   ScatterChart chart;

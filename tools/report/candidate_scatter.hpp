@@ -19,6 +19,10 @@ std::optional<double> parameter_value(std::string_view params_json, std::string_
 // candidate that has one, else "" (nothing to plot against).
 std::string default_parameter(const std::vector<cache::MeasurementRow>& rows);
 
+// The numeric parameters of the first ok candidate, in its family's order: "BM, BN, BK, TM, TN,
+// align"; "" when there is no ok candidate.
+std::string parameter_names(const std::vector<cache::MeasurementRow>& rows);
+
 struct ScatterChart {
   std::string svg;                    // empty when no ok candidate has the parameter
   std::size_t plotted = 0;            // ok measurements drawn

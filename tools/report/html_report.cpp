@@ -120,20 +120,6 @@ std::string failures_table(const std::vector<cache::MeasurementRow>& rows) {
 }
 
 // The parameter names of the first ok candidate, for a note when --param matches none.
-std::string parameter_names(const std::vector<cache::MeasurementRow>& rows) {
-  for (const cache::MeasurementRow& row : rows) {
-    if (row.status != cache::Status::Ok) continue;
-    const auto params = nlohmann::ordered_json::parse(row.params_json, nullptr, false);
-    if (!params.is_object()) continue;
-    std::string names;
-    for (const auto& [name, value] : params.items()) {
-      if (value.is_number()) names += (names.empty() ? "" : ", ") + name;
-    }
-    return names;
-  }
-  return "";
-}
-
 std::string spread_section(const GpuSection& section, const std::string& requested_parameter) {
   if (!section.spread) {
     return "<h3>4. Candidates</h3>\n" + paragraph("note", escape_html(section.spread_note));
@@ -230,9 +216,15 @@ std::string render_report_html(const ReportModel& model) {
                         " &middot; gemmtune commit <span class=\"mono\">" +
                         escape_html(provenance.gemmtune_commit) + "</span>");
   if (model.gpus.empty()) {
+    const std::string cubins =
+        model.binaries.empty()
+            ? std::string()
+            : " It holds " + escape_html(to_string(model.binaries)) +
+                  ", as a dry run (<span class=\"mono\">tune --dry-run</span>) leaves it: those are compiled, "
+                  "not yet measured; <span class=\"mono\">tunedb binaries</span> lists them.";
     html += paragraph("note",
                       "There is nothing to report yet: the database has no "
-                      "measurements. Tune some shapes first, e.g. <span class=\"mono\">"
+                      "measurements." + cubins + " Tune some shapes first, e.g. <span class=\"mono\">"
                       "tune --gpu H200 --shapes shapes.txt --db " +
                           escape_html(provenance.database_path) +
                           "</span>, then run "

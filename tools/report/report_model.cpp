@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "candidate_scatter.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::report {
@@ -19,9 +20,29 @@ std::optional<cache::Problem> default_spread_problem(
   return best->problem;
 }
 
+namespace {
+
+// A --param that no plotted candidate has is a mistake like a --problem the database does not
+// hold: refused, naming the parameters there are, rather than a page whose chart is a note.
+void refuse_unknown_parameter(const ReportModel& model, const std::string& parameter) {
+  std::string known;
+  for (const GpuSection& section : model.gpus) {
+    if (!section.spread) continue;
+    for (const cache::MeasurementRow& row : section.spread->rows) {
+      if (row.status == cache::Status::Ok && parameter_value(row.params_json, parameter)) return;
+    }
+    if (known.empty()) known = parameter_names(section.spread->rows);
+  }
+  if (known.empty()) return;  // no ok candidate: nothing is plotted, against any parameter
+  throw ReportOptionError("--param '" + parameter + "': no candidate plotted has it; their parameters are " + known +
+                          " (or a product of them, such as BM*BN)");
+}
+
+}  // namespace
+
 ReportModel load_report(const cache::Database& db, const ReportOptions& options,
                         Provenance provenance) {
-  ReportModel model{std::move(provenance), options.spread_parameter, {}};
+  ReportModel model{std::move(provenance), options.spread_parameter, {}, db.binary_counts()};
   const std::vector<cache::Gpu> all_gpus = db.gpus();
   const std::vector<cache::Gpu> gpus = db.gpus(options.gpu_name_part);
   if (gpus.empty() && !all_gpus.empty()) {
@@ -62,6 +83,7 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
         (options.gpu_name_part.empty() ? std::string()
                                        : " on a GPU matching '" + options.gpu_name_part + "'"));
   }
+  if (!options.spread_parameter.empty()) refuse_unknown_parameter(model, options.spread_parameter);
   return model;
 }
 

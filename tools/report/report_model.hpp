@@ -42,6 +42,7 @@ struct ReportModel {
   // the candidates have both, else their first numeric parameter.
   std::string spread_parameter;
   std::vector<GpuSection> gpus;  // empty: nothing measured yet
+  std::vector<cache::BinaryCount> binaries;  // the cubins stored, which a dry run's database holds alone
 };
 
 struct ReportOptions {
