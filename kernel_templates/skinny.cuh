@@ -13,23 +13,17 @@
 #pragma once
 
 #include "common.cuh"
+#include "skinny_rules.h"
 #include "splitk_epilogue.cuh"
 
 namespace gemmtune {
 
-__host__ __device__ constexpr int skinny_smem_floats(int NT, int KG, int MT, int KC) {
-  return KC * MT > KG * MT * 4 * NT ? KC * MT : KG * MT * 4 * NT;
-}
-
 template <int NT, int KG, int MT, int KC, int U, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
-  constexpr int THREADS = NT * KG;
+__global__ void __launch_bounds__(skinny_threads(NT, KG)) skinny_sgemm(GemmParams p) {
+  constexpr int THREADS = skinny_threads(NT, KG);
   constexpr int BN = 4 * NT;
-  static_assert(NT >= 1 && KG >= 1 && THREADS % 32 == 0 && THREADS <= 1024,
-                "skinny: NT * KG threads must be a multiple of 32 and at most 1024");
-  static_assert(MT >= 1 && MT <= 32, "skinny: MT must be 1..32");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "skinny: ALIGN must be 1, 2 or 4");
-  static_assert(skinny_smem_floats(NT, KG, MT, KC) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = skinny_smem_bytes(NT, KG, MT, KC);
+  GEMMTUNE_SKINNY_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "skinny")
 
   extern __shared__ __align__(16) float smem[];  // A's chunk As[k][m], later the KG partial sums
   const int tid = threadIdx.x;

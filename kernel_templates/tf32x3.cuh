@@ -25,6 +25,8 @@
 #include "common.cuh"
 #include "cp_async.cuh"
 #include "splitk_epilogue.cuh"
+#include "staged_tile.h"
+#include "tf32x3_rules.h"
 
 namespace gemmtune {
 
@@ -67,8 +69,8 @@ __device__ __forceinline__ void copy_tile_async(float* dst, const float* src, lo
 // offsets are constants from one base.
 template <int ROWS, int BK, bool K_CONTIGUOUS>
 struct Tf32x3Tile {
-  static constexpr int LD = K_CONTIGUOUS ? BK + 4 : ROWS + 8;
-  static constexpr int FLOATS = K_CONTIGUOUS ? ROWS * LD : BK * LD;
+  static constexpr int LD = staged_tile_ld(ROWS, BK, K_CONTIGUOUS);
+  static constexpr int FLOATS = staged_tile_floats(ROWS, BK, K_CONTIGUOUS);
 
   __host__ __device__ static constexpr int at(int r, int k) { return K_CONTIGUOUS ? r * LD + k : k * LD + r; }
 
@@ -185,24 +187,19 @@ __host__ __device__ constexpr int tf32x3_min_blocks(int threads, int accumulator
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
-                                  tf32x3_min_blocks(32 * (BM / WM) * (BN / WN), WM * WN / 32, WM / 2 + WN / 2))
+__global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
+                                  tf32x3_min_blocks(tf32x3_threads(BM, BN, WM, WN), WM * WN / 32, WM / 2 + WN / 2))
     tf32x3_sgemm(GemmParams p) {
   constexpr int WARPS_N = BN / WN;
-  constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
+  constexpr int THREADS = tf32x3_threads(BM, BN, WM, WN);
   constexpr int MMA_M = WM / 16;  // MMA tiles of a warp tile, down and across
   constexpr int MMA_N = WN / 8;
   using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
   using BTile = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
   constexpr int STAGE_FLOATS = ATile::FLOATS + BTile::FLOATS;
-  static_assert(WM % 16 == 0 && WN % 8 == 0, "tf32x3: WM must be a multiple of 16 and WN of 8 (the MMA tile)");
-  static_assert(BM % WM == 0 && BN % WN == 0, "tf32x3: BM and BN must be multiples of WM and WN");
-  static_assert(BK % 8 == 0, "tf32x3: BK must be a multiple of 8 (the MMA's k)");
-  static_assert(WM * WN / 32 <= 128, "tf32x3: a warp tile of more than 128 accumulators a lane cannot stay in registers");
-  static_assert(THREADS <= 1024, "tf32x3: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-  static_assert(STAGES >= 2, "tf32x3: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "tf32x3: ALIGN must be 1, 2 or 4");
-  static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "tf32x3: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = tf32x3_smem_bytes(BM, BN, BK, STAGES, L);
+  GEMMTUNE_TF32X3_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tf32x3")
+  static_assert(SMEM_BYTES == 4LL * STAGES * STAGE_FLOATS, "tf32x3: the host's shared memory is the stages' layout");
 
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x;

@@ -25,6 +25,7 @@
 
 // Tf32x3Tile, split_tf32 and the accumulator epilogue are tf32x3's.
 #include "tf32x3.cuh"
+#include "wgmma_rules.h"
 
 namespace gemmtune {
 
@@ -142,7 +143,7 @@ __device__ __forceinline__ void pin(unsigned& x) { asm volatile("" : "+r"(x)::"m
 // (n / 8, k / 4), core matrices K-adjacent 128 bytes apart and N-adjacent BK * 32 apart.
 template <int BN, int BK>
 struct WgmmaBTile {
-  static constexpr int FLOATS = BN * BK;
+  static constexpr int FLOATS = wgmma_split_b_floats(BN, BK);
   static constexpr unsigned K_STRIDE_BYTES = 128;
   static constexpr unsigned ROW_STRIDE_BYTES = BK * 32;
   __device__ static constexpr int at(int n, int k) { return (n / 8 * (BK / 4) + k / 4) * 32 + n % 8 * 4 + k % 4; }
@@ -182,21 +183,17 @@ __device__ __forceinline__ void split_b_tile(const float* staged, float* big, fl
 }
 
 template <int BM, int BN, int BK, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
-  constexpr int THREADS = 2 * BM;  // a warpgroup (128 threads) per 64 rows
+__global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p) {
+  constexpr int THREADS = wgmma_threads(BM);
   constexpr int K_STEPS = BK / 8;
   using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
   using BStaged = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
   using BSplit = WgmmaBTile<BN, BK>;
   constexpr int STAGE_FLOATS = ATile::FLOATS + BStaged::FLOATS;
-  static_assert(BM % 64 == 0 && BM <= 256, "wgmma: BM must be 64, 128, 192 or 256 (64 rows a warpgroup)");
-  static_assert(BN == 64 || BN == 128, "wgmma: BN must be 64 or 128 (the wgmma's N)");
-  static_assert(BK % 8 == 0, "wgmma: BK must be a multiple of 8 (the wgmma's k)");
-  static_assert(BK <= 32, "wgmma: BK must be at most 32 (the accuracy bound assumes it)");
-  static_assert(STAGES >= 2, "wgmma: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "wgmma: ALIGN must be 1, 2 or 4");
-  static_assert((STAGES * STAGE_FLOATS + 4 * BSplit::FLOATS) * 4 <= 227 * 1024,
-                "wgmma: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = wgmma_smem_bytes(BM, BN, BK, STAGES, L);
+  GEMMTUNE_WGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "wgmma")
+  static_assert(SMEM_BYTES == 4LL * (STAGES * STAGE_FLOATS + 4 * BSplit::FLOATS),
+                "wgmma: the host's shared memory is the stages' and split buffers' layout");
 
   extern __shared__ __align__(128) float smem[];
   float* split_b = smem + STAGES * STAGE_FLOATS;  // [2 buffers][big, small][BSplit::FLOATS]

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -25,7 +26,12 @@ std::vector<std::string> names_to_compile(std::vector<std::string> names, const 
     require_supported_arch(arch);
     if (defaults) {
       for (const KernelFamily* family : all_families()) {
-        names.push_back(kernel_name(family->default_config(Layout::NN, family->alignments().front())));
+        const auto layouts = {Layout::NN, Layout::NT, Layout::TN, Layout::TT};  // nn where served
+        const auto served = std::find_if(layouts.begin(), layouts.end(),
+                                         [&](Layout layout) { return family->supports_layout(layout); });
+        if (served != layouts.end()) {
+          names.push_back(kernel_name(family->default_config(*served, family->alignments().front())));
+        }
       }
     }
     for (const std::string& name : names) {  // refuse bad names and illegal configurations before compiling
