@@ -7,14 +7,14 @@
 // row (staged in shared memory KC rows at a time, read as broadcasts) and keeps MT x 4 sums in
 // registers. Memory-bound code needs many loads in flight (U) and few barriers (large KC). The KG partial sums of each output are
 // then added in a fixed order through shared memory, and the SPLITK slices of K (grid y) are
-// added deterministically (splitk_epilogue.cuh). Rows beyond MT are further blocks (grid z),
+// added deterministically (splitk.cuh). Rows beyond MT are further blocks (grid z),
 // which read B again: correct for any M, fast only for small M. For a transposed B (stored
 // N x K) the loads are scalar and strided: correct, not fast.
 #pragma once
 
 #include "common.cuh"
 #include "skinny_rules.h"
-#include "splitk_epilogue.cuh"
+#include "splitk.cuh"
 
 namespace gemmtune {
 

@@ -1,4 +1,4 @@
-// Split-K's workspace and its rule on SPLITK, for the kernels (splitk_epilogue.cuh) and the host
+// Split-K's workspace and its rule on SPLITK, for the kernels (splitk.cuh) and the host
 // (which sizes the workspace) alike: [counters, rounded up to 4][partials: SPLITK x M x N] floats.
 // Counters: one per (output tile, group of kSplitkGroup slices), then, with more than one group,
 // one per tile.

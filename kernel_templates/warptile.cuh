@@ -13,12 +13,12 @@
 // Edge tiles are zero-filled by the copies themselves, so the inner loop never checks bounds.
 //
 // SPLITK > 1 cuts K into SPLITK slices (grid z) whose partial sums are added deterministically
-// (splitk_epilogue.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
+// (splitk.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
 #pragma once
 
 #include "common.cuh"
 #include "cp_async.cuh"
-#include "splitk_epilogue.cuh"
+#include "splitk.cuh"
 #include "warptile_rules.h"
 
 namespace gemmtune {

@@ -20,11 +20,15 @@
 // threads split tile t + 1's B into the other of two buffers; then they wait for the wgmmas, add
 // the tile's sum, issue the copies of tile t + STAGES and split A's fragments of tile t + 1.
 //
-// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk_epilogue.cuh).
+// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk.cuh).
 #pragma once
 
-// Tf32x3Tile, split_tf32 and the accumulator epilogue are tf32x3's.
-#include "tf32x3.cuh"
+#include "common.cuh"
+#include "cp_async.cuh"
+#include "mma_epilogue.cuh"
+#include "splitk.cuh"
+#include "staged_tile.cuh"
+#include "tf32_split.cuh"
 #include "wgmma_rules.h"
 
 namespace gemmtune {
@@ -149,13 +153,13 @@ struct WgmmaBTile {
   __device__ static constexpr int at(int n, int k) { return (n / 8 * (BK / 4) + k / 4) * 32 + n % 8 * 4 + k % 4; }
 };
 
-// Splits the staged B tile (as stored, Tf32x3Tile) into big and small halves in WgmmaBTile
+// Splits the staged B tile (as stored, StagedTile) into big and small halves in WgmmaBTile
 // layout. A thread takes 4 consecutive k of one n at a time; consecutive threads take
 // consecutive n, so both the staged reads (rows of BK + 4 or columns of BN + 8 floats) and the
 // 16-byte stores (8 lanes fill one 128-byte core-matrix) meet no bank conflicts.
 template <int BN, int BK, bool K_CONTIGUOUS, int THREADS>
 __device__ __forceinline__ void split_b_tile(const float* staged, float* big, float* small, int tid) {
-  using Staged = Tf32x3Tile<BN, BK, K_CONTIGUOUS>;
+  using Staged = StagedTile<BN, BK, K_CONTIGUOUS>;
   using Out = WgmmaBTile<BN, BK>;
   constexpr int QUADS = BN * BK / 4;
   // Not unrolled: it runs beside the accumulators and A's fragments, and unrolled, ptxas keeps
@@ -186,8 +190,8 @@ template <int BM, int BN, int BK, int STAGES, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p) {
   constexpr int THREADS = wgmma_threads(BM);
   constexpr int K_STEPS = BK / 8;
-  using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
-  using BStaged = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
+  using ATile = StagedTile<BM, BK, !a_is_transposed(L)>;
+  using BStaged = StagedTile<BN, BK, b_is_transposed(L)>;
   using BSplit = WgmmaBTile<BN, BK>;
   constexpr int STAGE_FLOATS = ATile::FLOATS + BStaged::FLOATS;
   constexpr long long SMEM_BYTES = wgmma_smem_bytes(BM, BN, BK, STAGES, L);
@@ -244,7 +248,7 @@ __global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p
 
   const int m_first = m0 + warp_m0 + group;
   const int n_first = n0 + 2 * quad;
-  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
+  if (SPLITK == 1 && k_tiles <= kMmaPrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[1][BN / 8][4] = {};
   float tile_sum[BN / 8][4];
