@@ -3,13 +3,13 @@
 #pragma once
 
 #include "common.cuh"
+#include "thread_per_output_rules.h"
 
 namespace gemmtune {
 
 template <int TILE, Layout L, int ALIGN>
 __global__ void __launch_bounds__(TILE * TILE) naive_sgemm(GemmParams p) {
-  static_assert(TILE >= 1 && TILE * TILE <= 1024, "naive: TILE * TILE threads must be 1..1024");
-  static_assert(ALIGN == 1, "naive: reads single floats; ALIGN must be 1");
+  GEMMTUNE_THREAD_PER_OUTPUT_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "naive")
   const int m = blockIdx.x * TILE + threadIdx.x;
   const int n = blockIdx.y * TILE + threadIdx.y;
   if (m >= p.M || n >= p.N) return;

@@ -4,18 +4,14 @@
 #pragma once
 
 #include "common.cuh"
+#include "reg1d_rules.h"
 
 namespace gemmtune {
 
 template <int BM, int BN, int BK, int TM, Layout L, int ALIGN>
-__global__ void __launch_bounds__((BM / TM) * BN) reg1d_sgemm(GemmParams p) {
-  constexpr int THREADS = (BM / TM) * BN;
-  static_assert(TM >= 1 && BM % TM == 0, "reg1d: BM must be a multiple of TM");
-  static_assert(THREADS >= 32 && THREADS <= 1024, "reg1d: (BM / TM) * BN threads must be 32..1024");
-  static_assert((BM * BK) % THREADS == 0, "reg1d: the A tile (BM * BK) must divide evenly over the threads");
-  static_assert((BK * BN) % THREADS == 0, "reg1d: the B tile (BK * BN) must divide evenly over the threads");
-  static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "reg1d: static shared memory must fit in 48 KB");
-  static_assert(ALIGN == 1, "reg1d: reads single floats; ALIGN must be 1");
+__global__ void __launch_bounds__(reg1d_threads(BM, BN, TM)) reg1d_sgemm(GemmParams p) {
+  constexpr int THREADS = reg1d_threads(BM, BN, TM);
+  GEMMTUNE_REG1D_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "reg1d")
   __shared__ float As[BM * BK];
   __shared__ float Bs[BK * BN];
   const int tid = threadIdx.x;

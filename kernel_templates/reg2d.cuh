@@ -3,18 +3,14 @@
 #pragma once
 
 #include "common.cuh"
+#include "reg2d_rules.h"
 
 namespace gemmtune {
 
 template <int BM, int BN, int BK, int TM, int TN, Layout L, int ALIGN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) reg2d_sgemm(GemmParams p) {
-  constexpr int THREADS = (BM / TM) * (BN / TN);
-  static_assert(TM >= 1 && TN >= 1 && BM % TM == 0 && BN % TN == 0, "reg2d: BM and BN must be multiples of TM and TN");
-  static_assert(THREADS >= 32 && THREADS <= 1024, "reg2d: (BM / TM) * (BN / TN) threads must be 32..1024");
-  static_assert((BM * BK) % THREADS == 0, "reg2d: the A tile (BM * BK) must divide evenly over the threads");
-  static_assert((BK * BN) % THREADS == 0, "reg2d: the B tile (BK * BN) must divide evenly over the threads");
-  static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "reg2d: static shared memory must fit in 48 KB");
-  static_assert(ALIGN == 1, "reg2d: reads single floats; ALIGN must be 1");
+__global__ void __launch_bounds__(reg2d_threads(BM, BN, TM, TN)) reg2d_sgemm(GemmParams p) {
+  constexpr int THREADS = reg2d_threads(BM, BN, TM, TN);
+  GEMMTUNE_REG2D_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "reg2d")
   __shared__ float As[BM * BK];
   __shared__ float Bs[BK * BN];
   const int tid = threadIdx.x;

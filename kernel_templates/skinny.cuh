@@ -7,29 +7,23 @@
 // row (staged in shared memory KC rows at a time, read as broadcasts) and keeps MT x 4 sums in
 // registers. Memory-bound code needs many loads in flight (U) and few barriers (large KC). The KG partial sums of each output are
 // then added in a fixed order through shared memory, and the SPLITK slices of K (grid y) are
-// added deterministically (splitk_epilogue.cuh). Rows beyond MT are further blocks (grid z),
+// added deterministically (splitk.cuh). Rows beyond MT are further blocks (grid z),
 // which read B again: correct for any M, fast only for small M. For a transposed B (stored
 // N x K) the loads are scalar and strided: correct, not fast.
 #pragma once
 
 #include "common.cuh"
-#include "splitk_epilogue.cuh"
+#include "skinny_rules.h"
+#include "splitk.cuh"
 
 namespace gemmtune {
 
-__host__ __device__ constexpr int skinny_smem_floats(int NT, int KG, int MT, int KC) {
-  return KC * MT > KG * MT * 4 * NT ? KC * MT : KG * MT * 4 * NT;
-}
-
 template <int NT, int KG, int MT, int KC, int U, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(NT * KG) skinny_sgemm(GemmParams p) {
-  constexpr int THREADS = NT * KG;
+__global__ void __launch_bounds__(skinny_threads(NT, KG)) skinny_sgemm(GemmParams p) {
+  constexpr int THREADS = skinny_threads(NT, KG);
   constexpr int BN = 4 * NT;
-  static_assert(NT >= 1 && KG >= 1 && THREADS % 32 == 0 && THREADS <= 1024,
-                "skinny: NT * KG threads must be a multiple of 32 and at most 1024");
-  static_assert(MT >= 1 && MT <= 32, "skinny: MT must be 1..32");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "skinny: ALIGN must be 1, 2 or 4");
-  static_assert(skinny_smem_floats(NT, KG, MT, KC) * 4 <= 227 * 1024, "skinny: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = skinny_smem_bytes(NT, KG, MT, KC);
+  GEMMTUNE_SKINNY_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "skinny")
 
   extern __shared__ __align__(16) float smem[];  // A's chunk As[k][m], later the KG partial sums
   const int tid = threadIdx.x;

@@ -4,13 +4,13 @@
 #pragma once
 
 #include "common.cuh"
+#include "thread_per_output_rules.h"
 
 namespace gemmtune {
 
 template <int TILE, Layout L, int ALIGN>
 __global__ void __launch_bounds__(TILE * TILE) smem_sgemm(GemmParams p) {
-  static_assert(TILE >= 1 && TILE * TILE <= 1024, "smem: TILE * TILE threads must be 1..1024");
-  static_assert(ALIGN == 1, "smem: reads single floats; ALIGN must be 1");
+  GEMMTUNE_THREAD_PER_OUTPUT_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "smem")
   constexpr int THREADS = TILE * TILE;
   __shared__ float As[TILE * TILE];
   __shared__ float Bs[TILE * TILE];

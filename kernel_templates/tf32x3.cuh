@@ -19,165 +19,19 @@
 // STAGES buffers are filled ahead of use, as in warptile; edge tiles are zero-filled by the
 // copies, so the inner loop never checks bounds.
 //
-// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk_epilogue.cuh).
+// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk.cuh).
 #pragma once
 
 #include "common.cuh"
 #include "cp_async.cuh"
+#include "mma_epilogue.cuh"
 #include "special_values.cuh"
-#include "splitk_epilogue.cuh"
+#include "splitk.cuh"
+#include "staged_tile.cuh"
+#include "tf32_split.cuh"
+#include "tf32x3_rules.h"
 
 namespace gemmtune {
-
-// Copies ROWS x COLS floats, row r at src + r * ld, to dst[r * LD + c], ALIGN floats a copy;
-// rows at or past rows_left and columns at or past cols_left become zeros. CHECKED false: the
-// caller knows the whole tile is inside the matrix. src must be a valid address (the zero-filled
-// copies read nothing but take it as their source).
-template <int ROWS, int COLS, int LD, int THREADS, int ALIGN, bool CHECKED>
-__device__ __forceinline__ void copy_tile_async(float* dst, const float* src, long long ld, int rows_left,
-                                                int cols_left, int tid) {
-  constexpr int CHUNKS_PER_ROW = COLS / ALIGN;
-  constexpr int CHUNKS = ROWS * CHUNKS_PER_ROW;
-  // Where the threads cover whole rows, a thread keeps its column and steps ROW_STEP rows a copy:
-  // its addresses are one pointer plus multiples of one stride, rather than a 64-bit offset per
-  // copy held across the main loop (which made 64 x 64 warp tiles spill).
-  constexpr bool WHOLE_ROWS = THREADS % CHUNKS_PER_ROW == 0;
-  constexpr int ROW_STEP = WHOLE_ROWS ? THREADS / CHUNKS_PER_ROW : 0;
-  const int first_row = tid / CHUNKS_PER_ROW;
-  const int column = tid % CHUNKS_PER_ROW * ALIGN;
-  const float* thread_src = src + first_row * ld + column;
-  const long long row_step_floats = ROW_STEP * ld;
-#pragma unroll
-  for (int i = 0; i < (CHUNKS + THREADS - 1) / THREADS; ++i) {
-    const int chunk = i * THREADS + tid;
-    if (CHUNKS % THREADS != 0 && chunk >= CHUNKS) break;
-    const int r = WHOLE_ROWS ? first_row + i * ROW_STEP : chunk / CHUNKS_PER_ROW;
-    const int c = WHOLE_ROWS ? column : chunk % CHUNKS_PER_ROW * ALIGN;
-    const float* from = WHOLE_ROWS ? thread_src + i * row_step_floats : src + r * ld + c;
-    if (!CHECKED) {
-      cp_async_floats<ALIGN>(&dst[r * LD + c], from, ALIGN);
-    } else {
-      const int valid = r < rows_left ? min(max(cols_left - c, 0), ALIGN) : 0;
-      cp_async_floats<ALIGN>(&dst[r * LD + c], valid > 0 ? from : src, valid);
-    }
-  }
-}
-
-// One operand's BK-deep tile in shared memory: ROWS rows of op(A) (m) or columns of op(B) (n),
-// kept as stored. Element (r, k) is at(r, k), which is linear in r and k, so a lane's fragment
-// offsets are constants from one base.
-template <int ROWS, int BK, bool K_CONTIGUOUS>
-struct Tf32x3Tile {
-  static constexpr int LD = K_CONTIGUOUS ? BK + 4 : ROWS + 8;
-  static constexpr int FLOATS = K_CONTIGUOUS ? ROWS * LD : BK * LD;
-
-  __host__ __device__ static constexpr int at(int r, int k) { return K_CONTIGUOUS ? r * LD + k : k * LD + r; }
-
-  // Fills the tile with rows row0.. and k0.. of the operand at `base` (ld: its leading dimension;
-  // `rows`: how many it has); rows past `rows` and k at or past k_end read as zero.
-  template <int THREADS, int ALIGN, bool CHECKED>
-  __device__ __forceinline__ static void load(float* dst, const float* base, long long ld, int row0, int rows,
-                                              int k0, int k_end, int tid) {
-    if (K_CONTIGUOUS) {
-      copy_tile_async<ROWS, BK, LD, THREADS, ALIGN, CHECKED>(dst, base + row0 * ld + k0, ld, rows - row0,
-                                                             k_end - k0, tid);
-    } else {
-      copy_tile_async<BK, ROWS, LD, THREADS, ALIGN, CHECKED>(dst, base + k0 * ld + row0, ld, k_end - k0,
-                                                             rows - row0, tid);
-    }
-  }
-};
-
-// x = big + small + e, |e| < 2^-21 |x|, as the tensor cores read big and small: they take the
-// top 19 bits of a .tf32 operand's register and ignore the low 13 (NVIDIA's own cvt.rna.tf32 +
-// mma code relies on it: ptxas passes the unmasked x + 0x1000 to HMMA). So big is x's bits plus
-// half a TF32 unit (rounding to nearest once the low bits are dropped), small is the exact
-// remainder x - big, and the tensor cores truncate small in turn. Three instructions an element,
-// against seven for two cvt.rna.tf32. Infinities, NaNs and extreme magnitudes do not survive the
-// split (x - big is inf - inf, and x + 0x1000 can overflow near FLT_MAX): the kernels watch for
-// them and compute such blocks again with FFMA (special_values.cuh).
-__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-  big = __float_as_uint(x) + 0x1000u;
-  small = __float_as_uint(x - __uint_as_float(big & 0xffffe000u));
-}
-
-// d += a * b on a 16 x 8 x 8 tile; fragments as the PTX ISA lays them out for m16n8k8 .tf32
-// (lane l: group g = l / 4, t = l % 4; a: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4);
-// b: (k t, n g), (k t + 4, n g); d: (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)).
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-// Up to this many k tiles, the kernel asks L2 for its C tile first (prefetch_c_tile); beyond, the
-// main loop is long enough that the lines would be evicted before the epilogue reads them.
-constexpr int kTf32x3PrefetchCTiles = 4;
-
-// Where the accumulators are: a grid of MMA_M x MMA_N tiles of 16 x 8, lane (group, quad) holding
-// elements e = 0..3 of each at (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2), as mma.sync's
-// (and wgmma's, four warps stacked) accumulator fragments lay them out.
-
-// The epilogue of a BM x BN block tile held as such fragments: C = alpha acc + beta C, or with
-// SPLITK > 1 this slice's partial sums, added by splitk_finish_tile.
-template <int MMA_M, int MMA_N, int BM, int BN, int THREADS, int SPLITK, int ALIGN>
-__device__ __forceinline__ void store_mma_tiles(const GemmParams& p, float (&acc)[MMA_M][MMA_N][4], int m_first,
-                                                int n_first, int m0, int n0, int tid) {
-  if (SPLITK == 1) {
-    // Every old value of C is read before any output is written: a store to C might alias a
-    // later load, so interleaved, each load would wait for the store before it.
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          float* run = &acc[i][j][2 * half];
-          const int m = m_first + 16 * i + 8 * half;
-          const int n = n_first + 8 * j;
-          run[0] = alpha_times(p, run[0]);
-          run[1] = alpha_times(p, run[1]);
-          if (p.beta != 0.0f && m < p.M && n < p.N) {
-            float old[2];
-            load_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, p.N - n, old);
-            run[0] += p.beta * old[0];
-            run[1] += p.beta * old[1];
-          }
-        }
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = m_first + 16 * i + 8 * half;
-          const int n = n_first + 8 * j;
-          const float run[2] = {acc[i][j][2 * half], acc[i][j][2 * half + 1]};
-          if (m < p.M && n < p.N) store_run<2, ALIGN>(p.C + static_cast<long long>(m) * p.ldc + n, run, p.N - n);
-        }
-      }
-    }
-  } else {
-    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
-    const long long tile = static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x;
-#pragma unroll
-    for (int i = 0; i < MMA_M; ++i) {
-#pragma unroll
-      for (int j = 0; j < MMA_N; ++j) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int m = m_first + 16 * i + e / 2 * 8;
-          const int n = n_first + 8 * j + e % 2;
-          if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j][e];
-        }
-      }
-    }
-    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
-  }
-}
 
 // Blocks per SM to ask the register allocator for: where a thread's accumulators and split
 // fragments fit in 128 registers, two 256-thread blocks (or four of 128) may share an SM;
@@ -187,24 +41,19 @@ __host__ __device__ constexpr int tf32x3_min_blocks(int threads, int accumulator
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
-                                  tf32x3_min_blocks(32 * (BM / WM) * (BN / WN), WM * WN / 32, WM / 2 + WN / 2))
+__global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
+                                  tf32x3_min_blocks(tf32x3_threads(BM, BN, WM, WN), WM * WN / 32, WM / 2 + WN / 2))
     tf32x3_sgemm(GemmParams p) {
   constexpr int WARPS_N = BN / WN;
-  constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
+  constexpr int THREADS = tf32x3_threads(BM, BN, WM, WN);
   constexpr int MMA_M = WM / 16;  // MMA tiles of a warp tile, down and across
   constexpr int MMA_N = WN / 8;
-  using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
-  using BTile = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
+  using ATile = StagedTile<BM, BK, !a_is_transposed(L)>;
+  using BTile = StagedTile<BN, BK, b_is_transposed(L)>;
   constexpr int STAGE_FLOATS = ATile::FLOATS + BTile::FLOATS;
-  static_assert(WM % 16 == 0 && WN % 8 == 0, "tf32x3: WM must be a multiple of 16 and WN of 8 (the MMA tile)");
-  static_assert(BM % WM == 0 && BN % WN == 0, "tf32x3: BM and BN must be multiples of WM and WN");
-  static_assert(BK % 8 == 0, "tf32x3: BK must be a multiple of 8 (the MMA's k)");
-  static_assert(WM * WN / 32 <= 128, "tf32x3: a warp tile of more than 128 accumulators a lane cannot stay in registers");
-  static_assert(THREADS <= 1024, "tf32x3: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-  static_assert(STAGES >= 2, "tf32x3: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "tf32x3: ALIGN must be 1, 2 or 4");
-  static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "tf32x3: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = tf32x3_smem_bytes(BM, BN, BK, STAGES, L);
+  GEMMTUNE_TF32X3_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tf32x3")
+  static_assert(SMEM_BYTES == 4LL * STAGES * STAGE_FLOATS, "tf32x3: the host's shared memory is the stages' layout");
 
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x;
@@ -240,7 +89,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN),
   // Accumulator (i, j, e) is output (m_first + 16 i + e / 2 * 8, n_first + 8 j + e % 2).
   const int m_first = m0 + warp_m0 + group;
   const int n_first = n0 + warp_n0 + 2 * quad;
-  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
+  if (SPLITK == 1 && k_tiles <= kMmaPrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[MMA_M][MMA_N][4] = {};
   SplitHazardScan hazards;  // what this thread splits (special_values.cuh)

@@ -49,7 +49,7 @@
 #include "special_values.cuh"
 #include "tile_schedule.h"
 #include "tma_params.h"
-#include "tmawgmma_shape.h"
+#include "tmawgmma_rules.h"
 #include "wgmma.cuh"  // Wgmma<N> (A from registers, B by descriptor), wgmma_fence/commit/wait, pin
 
 namespace gemmtune {
@@ -115,14 +115,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   static_assert(CONSUMERS == 1 || kTmaCopyThreads * (kLaunchRegisters - kCopyRegisters) >=
                                       CONSUMER_THREADS * (kMmaRegisters - kLaunchRegisters),
                 "tmawgmma: the MMA warpgroups cannot take more registers than the copy warpgroup gives back");
-  static_assert(BM == 64 || BM == 128, "tmawgmma: BM must be 64 or 128");
-  static_assert(BN == 64 || BN == 128, "tmawgmma: BN must be 64 or 128");
-  static_assert(STAGES >= 2, "tmawgmma: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(SCHEDULE >= 1 && SCHEDULE <= 3, "tmawgmma: SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)");
-  static_assert(SCHEDULE == 2 || SPLITK == 1, "tmawgmma: SPLITK must be 1 unless SCHEDULE is 2 (split-K)");
-  static_assert(ALIGN == 4, "tmawgmma: ALIGN must be 4 (TMA needs 16-byte aligned rows)");
-  static_assert(tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS) <= 227 * 1024,
-                "tmawgmma: shared memory must fit in 227 KB");
+  // The rules (tmawgmma_rules.h) are asserted by the two kernels below, each in its own name.
 
   __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
   __shared__ unsigned long long ready[STAGES];  // ... and its transform is written
@@ -481,6 +474,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 3);
+  GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
   tmawgmma_body<3, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
 }
 
@@ -488,6 +483,8 @@ __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 1);
+  GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
   tmawgmma_body<1, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
 }
 

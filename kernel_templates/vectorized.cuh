@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common.cuh"
+#include "vectorized_rules.h"
 
 namespace gemmtune {
 
@@ -62,16 +63,9 @@ __device__ __forceinline__ void vectorized_load_tiles(float* As, float* Bs, cons
 }
 
 template <int BM, int BN, int BK, int TM, int TN, Layout L, int ALIGN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) vectorized_sgemm(GemmParams p) {
-  constexpr int THREADS = (BM / TM) * (BN / TN);
-  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "vectorized: TM and TN must be multiples of 4");
-  static_assert(BM % TM == 0 && BN % TN == 0, "vectorized: BM and BN must be multiples of TM and TN");
-  static_assert(BK % 4 == 0 && BK > 0, "vectorized: BK must be a multiple of 4");
-  static_assert(THREADS >= 32 && THREADS <= 1024, "vectorized: (BM / TM) * (BN / TN) threads must be 32..1024");
-  static_assert((BM * BK / 4) % THREADS == 0, "vectorized: the A tile's 128-bit chunks (BM * BK / 4) must divide evenly over the threads");
-  static_assert((BK * BN / 4) % THREADS == 0, "vectorized: the B tile's 128-bit chunks (BK * BN / 4) must divide evenly over the threads");
-  static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "vectorized: static shared memory must fit in 48 KB");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "vectorized: ALIGN must be 1, 2 or 4");
+__global__ void __launch_bounds__(reg2d_threads(BM, BN, TM, TN)) vectorized_sgemm(GemmParams p) {
+  constexpr int THREADS = reg2d_threads(BM, BN, TM, TN);
+  GEMMTUNE_VECTORIZED_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "vectorized")
   __shared__ __align__(16) float As[BK * BM];  // transposed: As[k * BM + m]
   __shared__ __align__(16) float Bs[BK * BN];  // Bs[k * BN + n]
   const int tid = threadIdx.x;

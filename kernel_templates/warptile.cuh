@@ -13,12 +13,13 @@
 // Edge tiles are zero-filled by the copies themselves, so the inner loop never checks bounds.
 //
 // SPLITK > 1 cuts K into SPLITK slices (grid z) whose partial sums are added deterministically
-// (splitk_epilogue.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
+// (splitk.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
 #pragma once
 
 #include "common.cuh"
 #include "cp_async.cuh"
-#include "splitk_epilogue.cuh"
+#include "splitk.cuh"
+#include "warptile_rules.h"
 
 namespace gemmtune {
 
@@ -154,10 +155,10 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_blocks(32 * (BM / WM) * (BN / WN), TM * TN))
+__global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
     warptile_sgemm(GemmParams p) {
   constexpr int WARPS_N = BN / WN;
-  constexpr int THREADS = 32 * (BM / WM) * WARPS_N;
+  constexpr int THREADS = warptile_threads(BM, BN, WM, WN);
   constexpr int LANES_M = WM / TM;
   constexpr int LANES_N = WN / TN;
   using Loader = WarptileLoader<BM, BN, BK, THREADS, L, ALIGN>;
@@ -165,21 +166,9 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN), warptile_min_block
   constexpr int B_LD = Loader::B_LD;
   constexpr int STAGE_FLOATS = BK * (A_LD + B_LD);
   constexpr int K_UNROLL = BK < 8 ? BK : 8;
-  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "warptile: TM and TN must be multiples of 4");
-  static_assert(WM % TM == 0 && WN % TN == 0, "warptile: WM and WN must be multiples of TM and TN");
-  static_assert(TM * TN <= 128, "warptile: a thread tile of more than 128 accumulators cannot stay in registers");
-  static_assert((WM / TM) * (WN / TN) == 32, "warptile: (WM / TM) * (WN / TN) must be 32, the lanes of a warp");
-  static_assert(BM % WM == 0 && BN % WN == 0, "warptile: BM and BN must be multiples of WM and WN");
-  static_assert(THREADS <= 1024, "warptile: 32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-  static_assert(STAGES >= 2, "warptile: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "warptile: ALIGN must be 1, 2 or 4");
-  static_assert(BK % 4 == 0, "warptile: BK must be a multiple of 4");
-  // Tiles copied by cp.async must divide evenly; K-contiguous ones (through registers) need not.
-  static_assert(!a_is_transposed(L) || BK * BM / ALIGN % THREADS == 0,
-                "warptile: the A tile's copies must divide evenly over the threads");
-  static_assert(b_is_transposed(L) || BK * BN / ALIGN % THREADS == 0,
-                "warptile: the B tile's copies must divide evenly over the threads");
-  static_assert(STAGES * STAGE_FLOATS * 4 <= 227 * 1024, "warptile: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
+  GEMMTUNE_WARPTILE_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "warptile")
+  static_assert(SMEM_BYTES == 4LL * STAGES * STAGE_FLOATS, "warptile: the host's shared memory is the stages' layout");
 
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x;

@@ -20,11 +20,17 @@
 // threads split tile t + 1's B into the other of two buffers; then they wait for the wgmmas, add
 // the tile's sum, issue the copies of tile t + STAGES and split A's fragments of tile t + 1.
 //
-// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk_epilogue.cuh).
+// SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk.cuh).
 #pragma once
 
-// Tf32x3Tile, split_tf32 and the accumulator epilogue are tf32x3's.
-#include "tf32x3.cuh"
+#include "common.cuh"
+#include "cp_async.cuh"
+#include "mma_epilogue.cuh"
+#include "special_values.cuh"
+#include "splitk.cuh"
+#include "staged_tile.cuh"
+#include "tf32_split.cuh"
+#include "wgmma_rules.h"
 
 namespace gemmtune {
 
@@ -142,20 +148,20 @@ __device__ __forceinline__ void pin(unsigned& x) { asm volatile("" : "+r"(x)::"m
 // (n / 8, k / 4), core matrices K-adjacent 128 bytes apart and N-adjacent BK * 32 apart.
 template <int BN, int BK>
 struct WgmmaBTile {
-  static constexpr int FLOATS = BN * BK;
+  static constexpr int FLOATS = wgmma_split_b_floats(BN, BK);
   static constexpr unsigned K_STRIDE_BYTES = 128;
   static constexpr unsigned ROW_STRIDE_BYTES = BK * 32;
   __device__ static constexpr int at(int n, int k) { return (n / 8 * (BK / 4) + k / 4) * 32 + n % 8 * 4 + k % 4; }
 };
 
-// Splits the staged B tile (as stored, Tf32x3Tile) into big and small halves in WgmmaBTile
+// Splits the staged B tile (as stored, StagedTile) into big and small halves in WgmmaBTile
 // layout. A thread takes 4 consecutive k of one n at a time; consecutive threads take
 // consecutive n, so both the staged reads (rows of BK + 4 or columns of BN + 8 floats) and the
 // 16-byte stores (8 lanes fill one 128-byte core-matrix) meet no bank conflicts.
 template <int BN, int BK, bool K_CONTIGUOUS, int THREADS>
 __device__ __forceinline__ void split_b_tile(const float* staged, float* big, float* small, int tid,
                                              SplitHazardScan& hazards) {
-  using Staged = Tf32x3Tile<BN, BK, K_CONTIGUOUS>;
+  using Staged = StagedTile<BN, BK, K_CONTIGUOUS>;
   using Out = WgmmaBTile<BN, BK>;
   constexpr int QUADS = BN * BK / 4;
   // Not unrolled: it runs beside the accumulators and A's fragments, and unrolled, ptxas keeps
@@ -186,21 +192,17 @@ __device__ __forceinline__ void split_b_tile(const float* staged, float* big, fl
 }
 
 template <int BM, int BN, int BK, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
-  constexpr int THREADS = 2 * BM;  // a warpgroup (128 threads) per 64 rows
+__global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p) {
+  constexpr int THREADS = wgmma_threads(BM);
   constexpr int K_STEPS = BK / 8;
-  using ATile = Tf32x3Tile<BM, BK, !a_is_transposed(L)>;
-  using BStaged = Tf32x3Tile<BN, BK, b_is_transposed(L)>;
+  using ATile = StagedTile<BM, BK, !a_is_transposed(L)>;
+  using BStaged = StagedTile<BN, BK, b_is_transposed(L)>;
   using BSplit = WgmmaBTile<BN, BK>;
   constexpr int STAGE_FLOATS = ATile::FLOATS + BStaged::FLOATS;
-  static_assert(BM % 64 == 0 && BM <= 256, "wgmma: BM must be 64, 128, 192 or 256 (64 rows a warpgroup)");
-  static_assert(BN == 64 || BN == 128, "wgmma: BN must be 64 or 128 (the wgmma's N)");
-  static_assert(BK % 8 == 0, "wgmma: BK must be a multiple of 8 (the wgmma's k)");
-  static_assert(BK <= 32, "wgmma: BK must be at most 32 (the accuracy bound assumes it)");
-  static_assert(STAGES >= 2, "wgmma: STAGES must be at least 2 (one stage computes while the next loads)");
-  static_assert(ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "wgmma: ALIGN must be 1, 2 or 4");
-  static_assert((STAGES * STAGE_FLOATS + 4 * BSplit::FLOATS) * 4 <= 227 * 1024,
-                "wgmma: shared memory must fit in 227 KB");
+  constexpr long long SMEM_BYTES = wgmma_smem_bytes(BM, BN, BK, STAGES, L);
+  GEMMTUNE_WGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "wgmma")
+  static_assert(SMEM_BYTES == 4LL * (STAGES * STAGE_FLOATS + 4 * BSplit::FLOATS),
+                "wgmma: the host's shared memory is the stages' and split buffers' layout");
 
   extern __shared__ __align__(128) float smem[];
   float* split_b = smem + STAGES * STAGE_FLOATS;  // [2 buffers][big, small][BSplit::FLOATS]
@@ -254,7 +256,7 @@ __global__ void __launch_bounds__(2 * BM, 1) wgmma_sgemm(GemmParams p) {
 
   const int m_first = m0 + warp_m0 + group;
   const int n_first = n0 + 2 * quad;
-  if (SPLITK == 1 && k_tiles <= kTf32x3PrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
+  if (SPLITK == 1 && k_tiles <= kMmaPrefetchCTiles) prefetch_c_tile<BM, BN, THREADS>(p, m0, n0, tid);
 
   float acc[1][BN / 8][4] = {};
   float tile_sum[BN / 8][4];

@@ -100,7 +100,7 @@ class Bench {
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
         Workspace workspace;
         auto with_workspace = [&](GemmParams params) {
-          workspace.attach(config, params, stream.get());
+          workspace.attach(kernel, params, stream.get());
           return params;
         };
         kernel.launch(with_workspace(operands.check_params(alpha, beta, stream.get())), stream.get());
@@ -128,7 +128,7 @@ class Bench {
     int version = 0;
     for (const KernelFamily* family : all_families()) {
       const std::string tag = "v" + std::to_string(version++);
-      if (!selected(*family)) continue;
+      if (!selected(*family) || !family->supports_layout(problem.layout)) continue;
       const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
       all_passed = bench_config(tag, std::string(family->summary()), config) && all_passed;
     }

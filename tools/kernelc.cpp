@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -28,7 +29,12 @@ std::vector<std::string> names_to_compile(std::vector<std::string> names, const 
     if (defaults) {
       for (const KernelFamily* family : all_families()) {
         if (!family->compile_arch(arch)) continue;  // wgmma off Hopper
-        names.push_back(kernel_name(family->default_config(Layout::NN, family->alignments().front())));
+        const auto layouts = {Layout::NN, Layout::NT, Layout::TN, Layout::TT};  // nn where served
+        const auto served = std::find_if(layouts.begin(), layouts.end(),
+                                         [&](Layout layout) { return family->supports_layout(layout); });
+        if (served != layouts.end()) {
+          names.push_back(kernel_name(family->default_config(*served, family->alignments().front())));
+        }
       }
     }
     for (const std::string& name : names) {  // refuse bad names and illegal configurations before compiling
@@ -53,7 +59,7 @@ void compile_one(const std::string& name, const std::string& arch, bool show_log
   const KernelConfig config = parse_kernel_name(name);
   const CompiledKernel compiled = compile_kernel(config, arch);
   // Set at launch, not in the cubin: ptxas cannot report it. It depends on the configuration only.
-  const std::size_t dynamic_smem = find_family(config.family).launch_shape(config, 1, 1).dynamic_smem_bytes;
+  const std::size_t dynamic_smem = find_family(config.family).dynamic_smem_bytes(config);
   spdlog::debug("{}: compiled in {:.0f} ms: {}", name,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
                 compiled.instantiation);

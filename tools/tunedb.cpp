@@ -222,7 +222,7 @@ std::string used_by_this_build(const BinaryInfo& binary) {
 std::string dynamic_smem(const std::string& kernel_name) {
   try {
     const gemmtune::KernelConfig config = gemmtune::parse_kernel_name(kernel_name);
-    return std::to_string(gemmtune::find_family(config.family).launch_shape(config, 1, 1).dynamic_smem_bytes);
+    return std::to_string(gemmtune::find_family(config.family).dynamic_smem_bytes(config));
   } catch (const std::invalid_argument&) {
     return "-";
   }

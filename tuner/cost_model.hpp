@@ -12,13 +12,13 @@
 //   BM * BN / (BM + BN)) and to barriers (amortized over TM * TN * BK); latency hiding (resident
 //   warps times independent FMAs per thread); register spills past what __launch_bounds__ lets
 //   a block have.
-// - Families: one factor per family pins its default configuration, on 4096^3, to the fraction
-//   of cuBLAS the seed chapter measured (naive 1.3%, coalesced 8.5%, smem 12.8%, reg1d 36.5%,
-//   reg2d 68.7%, vectorized 78.4%; tf32x3, on the tensor cores, has its own peak); the terms
-//   above rank configurations within a family, the measurements place the families against
-//   each other. Families the model does not know yet are
-//   assumed to reach vectorized's fraction at their default and read their tile from BM, BN, BK,
-//   TM, TN (and stages) where present.
+// - Families: each declares what the model needs of a configuration (KernelFamily::cost_traits:
+//   its block and register tile, stages, split-K, whether it stages tiles in shared memory and
+//   loads wide, its arithmetic ceiling) and the fraction of cuBLAS its default configuration
+//   reached on 4096^3 (the seed chapter's: naive 1.3%, coalesced 8.5%, smem 12.8%, reg1d 36.5%,
+//   reg2d 68.7%, vectorized 78.4%; the tensor-core families' have their own peaks), to which one
+//   factor per family pins the default; the terms above rank configurations within a family,
+//   the measurements place the families against each other.
 // - Occupancy: blocks an SM holds, limited by threads, shared memory (A and B tiles, times
 //   stages) and registers (estimated from the register tile, as ptxas's count is not known
 //   before compiling).
@@ -44,6 +44,7 @@ struct DeviceModel {
   int regs_per_sm = 65536;
   int max_blocks_per_sm = 32;
   double launch_overhead_ms = 0.004;
+  int arch = 90;  // compute capability as 10 * major + minor, for the families' launch shapes
 };
 
 struct CostEstimate {

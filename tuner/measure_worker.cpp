@@ -128,13 +128,13 @@ class MeasureSession {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
     }
-    if (auto reason = can_implement(config, operands_->params(0, kAlpha, kBeta))) {
+    if (auto reason = can_implement(config, operands_->params(0, kAlpha, kBeta), kernel->device())) {
       return failure(cache::Status::ResourceLimit, *reason);
     }
     try {
       Workspace workspace;
       auto with_workspace = [&](GemmParams params) {
-        workspace.attach(config, params, stream_->get());
+        workspace.attach(*kernel, params, stream_->get());
         return params;
       };
       kernel->launch(with_workspace(operands_->check_params(kAlpha, kBeta, stream_->get())), stream_->get());

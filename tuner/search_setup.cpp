@@ -51,10 +51,11 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
                                           const std::string& arch) {
   std::vector<KernelConfig> space;
   for (const KernelFamily* family : selected_families(family_names, arch)) {
+    if (!family->supports_layout(problem.layout)) continue;
     for (int align : family->alignments()) {
       if (align > alignment) continue;
       for (KernelConfig& config : enumerate_space(*family, problem.layout, align)) {
-        if (sm_count == 0 || family->worth_searching(config, problem.M, problem.N, problem.K, sm_count)) {
+        if (sm_count == 0 || family->worth_searching(config, problem, sm_count)) {
           space.push_back(std::move(config));
         }
       }

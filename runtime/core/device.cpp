@@ -41,6 +41,15 @@ std::vector<DeviceInfo> visible_devices(std::string* why_none) {
   return devices;
 }
 
+DeviceTraits current_device_traits() {
+  int device = 0, sm_count = 0, major = 0, minor = 0;
+  GT_CUDA(cudaGetDevice(&device));
+  GT_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  GT_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  GT_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return {sm_count, major * 10 + minor};
+}
+
 std::optional<DeviceInfo> first_device(std::string* why_none) {
   std::vector<DeviceInfo> devices = visible_devices(why_none);
   if (devices.empty()) return std::nullopt;

@@ -8,6 +8,14 @@
 
 namespace gemmtune {
 
+// The GPU as a kernel family's launch shape and workspace see it (runtime/families/): a
+// persistent kernel (one block an SM) sizes its grid by it. Dispatch works it out once for each
+// route, the tuner once for each problem.
+struct DeviceTraits {
+  int sm_count = 0;
+  int arch = 0;  // compute capability as 10 * major + minor: 90 for sm_90
+};
+
 struct DeviceInfo {
   int index = 0;
   std::string name;  // "NVIDIA H200"
@@ -20,7 +28,11 @@ struct DeviceInfo {
   int driver_version = 0;   // 13000 = 13.0
   int runtime_version = 0;
   std::string arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
+  DeviceTraits traits() const { return {sm_count, cc_major * 10 + cc_minor}; }
 };
+
+// The traits of the current device (cudaGetDevice). Throws CudaError.
+DeviceTraits current_device_traits();
 
 // Every visible device. Empty where there is none; then `why_none` (if given) says why, e.g.
 // "cudaGetDeviceCount: cudaErrorInsufficientDriver (CUDA driver version is insufficient...)".

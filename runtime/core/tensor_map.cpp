@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <mutex>
+#include <string>
 
 #include "error.hpp"
 
@@ -35,23 +36,23 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
 
 }  // namespace
 
-TensorMap encode_matrix_tensor_map(const float* base, long long rows, long long cols, long long ld, int box_rows,
-                                   int box_cols, const std::string& what) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};  // bytes between rows
+TensorMap encode_matrix_tensor_map(const MatrixView& matrix, int box_rows, int box_cols) {
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(matrix.cols), static_cast<cuuint64_t>(matrix.rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(matrix.ld) * sizeof(float)};  // bytes between rows
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
   const CUtensorMapSwizzle swizzle =
       box_cols * sizeof(float) == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
   TensorMap map{};
   const CUresult result = encoder()(reinterpret_cast<CUtensorMap*>(&map), CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
-                                    const_cast<float*>(base), dims, strides, box, element_strides,
+                                    const_cast<float*>(matrix.base), dims, strides, box, element_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw Error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(static_cast<int>(result)) + " for " +
-                what + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ", ld " + std::to_string(ld) +
-                ", box " + std::to_string(box_rows) + " x " + std::to_string(box_cols) + ")");
+                std::string(1, matrix.name) + " (" + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
+                " as stored, ld " + std::to_string(matrix.ld) + ", box " + std::to_string(box_rows) + " x " +
+                std::to_string(box_cols) + ")");
   }
   return map;
 }

@@ -4,18 +4,23 @@
 // still start, and CPU tests still pass, where there is no driver.
 #pragma once
 
-#include <string>
-
 #include "tma_params.h"
 
 namespace gemmtune {
 
-// A row-major matrix of `rows` x `cols` floats (row r at base + r * ld), read in boxes of
-// box_cols x box_rows floats (box_cols * 4 = 128 bytes: the 128-byte swizzle, which box_cols must
-// then be 32 for), elements outside the matrix read as zeros. base must be 16-byte aligned and
-// ld a multiple of 4. Throws Error naming `what` (the operand and the call) when the driver
-// refuses it or cannot be reached.
-TensorMap encode_matrix_tensor_map(const float* base, long long rows, long long cols, long long ld, int box_rows,
-                                   int box_cols, const std::string& what);
+// A row-major matrix of rows x cols floats as stored: row r at base + r * ld.
+struct MatrixView {
+  const float* base;
+  long long rows;
+  long long cols;
+  long long ld;
+  char name;  // 'A' or 'B', for messages
+};
+
+// `matrix` read in boxes of box_cols x box_rows floats (box_cols * 4 = 128 bytes selects the
+// 128-byte swizzle), elements outside the matrix read as zeros. base must be 16-byte aligned and
+// ld a multiple of 4. Throws Error naming the matrix, its shape and the box when the driver
+// refuses it or cannot be reached; builds no string otherwise (it runs on every launch).
+TensorMap encode_matrix_tensor_map(const MatrixView& matrix, int box_rows, int box_cols);
 
 }  // namespace gemmtune

@@ -4,7 +4,6 @@
 #include <climits>
 
 #include "dispatch_error.hpp"
-#include "family_registry.hpp"
 #include "gemm_call.hpp"
 
 namespace gemmtune {
@@ -55,6 +54,7 @@ Runtime open_on_device(const DeviceInfo& device, const std::string& db_path, con
 
 Runtime::Impl::Impl(const DeviceInfo& device, dispatch::TuningSource tuning, const RuntimeOptions& options)
     : gpu_{device.name, device.cc_major, device.cc_minor, device.sm_count},
+      device_(device.traits()),
       options_(options),
       tuning_(std::move(tuning)),
       serial_(dispatch::g_next_serial.fetch_add(1)),
@@ -70,7 +70,7 @@ dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
 dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call) const {
   // cublas_sgemm takes 32-bit leading dimensions.
   const bool cublas_allowed = options_.prefer_cublas && dispatch::lds_fit_int(call.params);
-  return dispatch::select_kernel(tuning_.table, call, {cublas_allowed});
+  return dispatch::select_kernel(tuning_.table, call, device_, {cublas_allowed});
 }
 
 void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
@@ -79,13 +79,13 @@ void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
   dispatch::t_last_route = {serial_, &chosen};
   if (chosen.kernel == nullptr) {
     cublas_.sgemm(row_major.layout, row_major.params, stream);
-  } else if (chosen.workspace_floats == 0) {
-    chosen.kernel->launch(row_major.params, stream);
+  } else if (chosen.plan.workspace_floats == 0) {
+    chosen.kernel->launch(chosen.plan, row_major.params, stream);
   } else {
     GemmParams params = row_major.params;
-    params.workspace = workspaces_.get(stream, chosen.workspace_floats);
-    params.workspace_floats = static_cast<long long>(chosen.workspace_floats);
-    chosen.kernel->launch(params, stream);
+    params.workspace = workspaces_.get(stream, chosen.plan.workspace_floats);
+    params.workspace_floats = static_cast<long long>(chosen.plan.workspace_floats);
+    chosen.kernel->launch(chosen.plan, params, stream);
   }
 }
 
@@ -100,13 +100,13 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) 
   if (auto found = routes_.find(key); found != routes_.end()) return found->second;
   dispatch::Choice choice = choose(call);
   const LoadedKernel* kernel = nullptr;
-  std::size_t workspace_floats = 0;
+  LaunchPlan plan{};
   if (choice.config) {
     kernel = &kernels_.get(*choice.config);
-    workspace_floats = find_family(choice.config->family).workspace_floats(*choice.config, key.M, key.N);
+    plan = kernel->plan(Problem{key.layout, key.M, key.N, key.K});
   }
   const std::unique_lock lock(routes_mutex_);
-  return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, workspace_floats}).first->second;
+  return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, plan}).first->second;
 }
 
 Selection Runtime::Impl::plan(const SgemmCall& call) const { return choose(checked(call)).selection; }

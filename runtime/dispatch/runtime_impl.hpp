@@ -40,12 +40,12 @@ struct RouteKeyHash {
   std::size_t operator()(const RouteKey& key) const noexcept;
 };
 
-// How calls of one key are served: the selection, the kernel (null: cuBLAS) and the workspace
-// it needs (split-K), in floats.
+// How calls of one key are served: the selection, and the kernel (null: cuBLAS) with its launch
+// on this key's problem (grid, block, shared memory, workspace), worked out once.
 struct Route {
   Selection selection;
   const LoadedKernel* kernel;
-  std::size_t workspace_floats;
+  LaunchPlan plan;
 };
 
 // Runtime::open once the device is known. Throws DispatchError (see load_tuning).
@@ -72,6 +72,7 @@ class Runtime::Impl {
   const dispatch::Route& route(const dispatch::RowMajorCall& call) const;
 
   cache::GpuKey gpu_;
+  DeviceTraits device_;
   RuntimeOptions options_;
   dispatch::TuningSource tuning_;
   std::uint64_t serial_;  // tells this Runtime's routes from others' in a thread's last route

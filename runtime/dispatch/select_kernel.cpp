@@ -21,12 +21,12 @@ ProblemShape shape_of(const Problem& problem) {
 // `config` at its own alignment or the widest narrower one its family takes, whichever first
 // can serve the call; else nullopt with the refusal at its own alignment in `why_not`.
 std::optional<KernelConfig> serving_variant(const KernelConfig& config, const GemmParams& params,
-                                            std::string& why_not) {
+                                            const DeviceTraits& device, std::string& why_not) {
   for (int align : find_family(config.family).alignments()) {  // largest first
     if (align > config.align) continue;
     KernelConfig variant = config;
     variant.align = align;
-    const std::optional<std::string> refusal = can_implement(variant, params);
+    const std::optional<std::string> refusal = can_implement(variant, params, device);
     if (!refusal) return variant;
     if (why_not.empty()) why_not = *refusal;
   }
@@ -71,12 +71,12 @@ bool cublas_was_faster(const cache::Winner& winner) {
 }
 
 // Rule 3: the default configurations, at the widest alignment the call allows.
-Choice default_choice(const RowMajorCall& call, Selection selection, Notes& notes) {
+Choice default_choice(const RowMajorCall& call, const DeviceTraits& device, Selection selection, Notes& notes) {
   for (const char* family_name : {"vectorized", "reg2d"}) {
     const KernelFamily& family = find_family(family_name);
     std::string why_not;
     const KernelConfig widest = family.default_config(call.layout, family.alignments().front());
-    if (std::optional<KernelConfig> variant = serving_variant(widest, call.params, why_not)) {
+    if (std::optional<KernelConfig> variant = serving_variant(widest, call.params, device, why_not)) {
       selection.kernel = kernel_name(*variant);
       selection.note = notes.joined();
       return {std::move(selection), std::move(variant)};
@@ -89,7 +89,8 @@ Choice default_choice(const RowMajorCall& call, Selection selection, Notes& note
 
 }  // namespace
 
-Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const SelectionPolicy& policy) {
+Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const DeviceTraits& device,
+                     const SelectionPolicy& policy) {
   const Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
   Selection selection;
   selection.problem = shape_of(problem);
@@ -112,7 +113,7 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const S
       continue;
     }
     std::string why_not;
-    std::optional<KernelConfig> variant = serving_variant(*tuned->config, call.params, why_not);
+    std::optional<KernelConfig> variant = serving_variant(*tuned->config, call.params, device, why_not);
     if (!variant) {
       notes.add_skipped("the winner of " + where + " cannot serve this call: " + why_not);
       continue;
@@ -138,7 +139,7 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const S
   }
 
   if (ranked.empty()) notes.add("no tuned " + selection.problem.layout + " problem for this GPU");
-  return default_choice(call, std::move(selection), notes);
+  return default_choice(call, device, std::move(selection), notes);
 }
 
 }  // namespace gemmtune::dispatch

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "device.hpp"
 #include "gemmtune/types.hpp"
 #include "kernel_config.hpp"
 #include "row_major_call.hpp"
@@ -31,6 +32,8 @@ struct Choice {
 // measured. A tuned winner that cannot serve the call (can_implement refuses it) is skipped
 // and the note says why. With prefer_cublas, a tuned problem whose recorded cuBLAS time beats
 // its winner's selects cuBLAS. Throws DispatchError(NotSupported) when no kernel can serve.
-Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const SelectionPolicy& policy);
+// `device` is the GPU the kernel is to run on (launch shapes may depend on it).
+Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const DeviceTraits& device,
+                     const SelectionPolicy& policy);
 
 }  // namespace gemmtune::dispatch

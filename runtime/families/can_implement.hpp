@@ -4,13 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "device.hpp"
 #include "gemm_params.h"
 #include "kernel_config.hpp"
 
 namespace gemmtune {
 
-// Why `config` cannot run this call (family refuses the config, wrong layout, alignment wider
-// than the call allows, grid too large), or nullopt.
-std::optional<std::string> can_implement(const KernelConfig& config, const GemmParams& params);
+// Why `config` cannot run this call on `device` (family refuses the config, wrong layout,
+// alignment wider than the call allows, grid too large), or nullopt.
+std::optional<std::string> can_implement(const KernelConfig& config, const GemmParams& params, const DeviceTraits& device);
 
 }  // namespace gemmtune

@@ -33,13 +33,8 @@ std::optional<std::string> KernelFamily::check(const KernelConfig& config) const
     for (int align : aligns) allowed += (allowed.empty() ? "" : ", ") + std::to_string(align);
     return who + "ALIGN must be one of " + allowed + ", not " + std::to_string(config.align);
   }
+  if (!supports_layout(config.layout)) return who + "layout " + std::string(layout_name(config.layout)) + " is not served";
   return check_params(config);
-}
-
-void KernelFamily::kernel_arguments(const KernelConfig& /*config*/, const GemmParams& params,
-                                    KernelArguments& out) const {
-  static_assert(sizeof(GemmParams) <= sizeof(KernelArguments::bytes), "GemmParams must fit KernelArguments");
-  std::memcpy(out.bytes, &params, sizeof params);
 }
 
 KernelConfig KernelFamily::default_config(Layout layout, int align) const {
@@ -59,20 +54,6 @@ std::string KernelFamily::instantiation(const KernelConfig& config) const {
   text += std::string("gemmtune::Layout::") + kLayoutEnumerators[static_cast<int>(config.layout)];
   text += ", " + std::to_string(config.align) + '>';
   return text;
-}
-
-std::size_t splitk_workspace_floats(long long tiles, int splitk, int M, int N) {
-  if (splitk == 1) return 0;
-  const long long groups = (splitk + kSplitkGroup - 1) / kSplitkGroup;
-  const long long counters = tiles * groups + (groups > 1 ? tiles : 0);
-  return static_cast<std::size_t>((counters + 3) / 4 * 4 + static_cast<long long>(splitk) * M * N);
-}
-
-std::optional<std::string> check_splitk(int splitk) {
-  if (splitk > kSplitkGroup && splitk % kSplitkGroup != 0) {
-    return "SPLITK above " + std::to_string(kSplitkGroup) + " must be a multiple of " + std::to_string(kSplitkGroup);
-  }
-  return std::nullopt;
 }
 
 }  // namespace gemmtune

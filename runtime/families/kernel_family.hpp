@@ -1,16 +1,23 @@
-// What the host knows about a kernel family (one template in kernel_templates/): its tunable
-// parameters and their legal values, the legality rules that mirror the template's
-// static_asserts, and how to launch it.
+// What the host knows about a kernel family (one template in kernel_templates/), as one unit: its
+// tunable parameters, its legality (the rule list of its kernel_templates/<name>_rules.h, which
+// the template's static_asserts expand too), the calls it serves, its launch shape, workspace
+// and kernel arguments, what the cost model needs to know of it, and the archs it runs on. A
+// family is a subclass in runtime/families/<name>_family.cpp, listed in family_registry.cpp.
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "device.hpp"
+#include "gemm_params.h"
 #include "kernel_config.hpp"
 #include "precision.hpp"
+#include "problem.hpp"
 
 namespace gemmtune {
 
@@ -26,29 +33,60 @@ inline constexpr int kMaxParamValue = 16384;
 // Blocks of `b` needed to cover `a` (a >= 0, b > 0), as a grid dimension.
 inline unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 
-// Split-K (kernel_templates/splitk_epilogue.cuh), as the host sees it: the workspace in floats
-// for `tiles` output tiles of an M x N problem cut into `splitk` slices (arrival counters, then
-// the partial sums), and the template's rule on SPLITK (nullopt when it is legal).
-constexpr int kSplitkGroup = 16;  // slices added by one block before the second level of the sum
-std::size_t splitk_workspace_floats(long long tiles, int splitk, int M, int N);
-std::optional<std::string> check_splitk(int splitk);
-
 struct LaunchShape {
   unsigned grid[3];
   unsigned block[3];
   std::size_t dynamic_smem_bytes;
 };
 
-// The bytes of a kernel's one by-value argument for one launch: GemmParams for most families,
-// GemmParams and two TMA tensor maps (128-byte aligned) for tmawgmma.
+// The argument block of one launch, as the kernel takes it (one parameter, passed by value):
+// GemmParams for most families; a family whose kernel takes more (GemmParams and TMA
+// descriptors, say) fills it with its own struct in build_arguments.
 struct KernelArguments {
-  alignas(128) unsigned char bytes[512];
+  static constexpr std::size_t kCapacity = 1024;  // bytes; CUDA passes up to 4 KB of parameters
+  alignas(128) unsigned char bytes[kCapacity];    // 128: a CUtensorMap's alignment in cuda.h
+  std::size_t size = 0;
+
+  template <class T>
+  void set(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kCapacity && alignof(T) <= 128,
+                  "a kernel's arguments are a plain struct of at most kCapacity bytes");
+    std::memcpy(bytes, &value, sizeof(T));
+    size = sizeof(T);
+  }
+};
+
+// What the cost model (tuner/cost_model.hpp) knows of a configuration: the family's measured
+// standing and the tile structure its terms are made of.
+struct CostTraits {
+  // The fraction of cuBLAS the family's default configuration reached on 4096^3 (the model pins
+  // the default to it), and the family's arithmetic ceiling in units of the FP32 FMA peak (1 for
+  // FFMA families; more for tensor-core ones).
+  double measured_fraction = 0;
+  double peak_factor = 1.0;
+  bool tiles_in_smem = false;  // stages A and B tiles in shared memory
+  bool vector_access = false;  // global loads as wide as the call's alignment allows
+  // The block tile BM x BN x BK a block computes; the TM x TN accumulators a thread keeps (and TM
+  // + TN fragment registers), and registers beyond them; pipeline stages; slices of K.
+  int bm = 1, bn = 1, bk = 8;
+  int tm = 1, tn = 1;
+  int extra_registers = 0;
+  int stages = 1;
+  int split_k = 1;
+};
+
+// What a persistent kernel's busiest block does, for the cost model: its work units (a unit is a
+// tile's k range divided by the split-K slices of CostTraits) and the units of the whole grid.
+struct PersistentWork {
+  double busiest_block_units;
+  double units;
 };
 
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
 
+  // --- What it is
   virtual std::string_view name() const = 0;        // "reg2d"; no '_' (it is a name field)
   virtual std::string_view summary() const = 0;     // the key change, for tables and docs
   virtual std::string_view source_file() const = 0; // "reg2d.cuh"; NVRTC compiles #include "<it>"
@@ -60,14 +98,18 @@ class KernelFamily {
   // Whether `tune` searches this family unless told otherwise (the seed chapter's first steps
   // are baselines that never win).
   virtual bool tuned_by_default() const { return true; }
-  // Whether the tuner should measure this configuration on an M x N x K problem on a GPU with
-  // `sm_count` SMs: false for configurations that are correct but cannot be competitive there
-  // (split-K when the output tiles alone fill the GPU, a skinny kernel on a tall problem).
-  virtual bool worth_searching(const KernelConfig& /*config*/, int /*M*/, int /*N*/, int /*K*/, int /*sm_count*/) const {
-    return true;
-  }
-  // ALIGN values the template accepts, largest first.
+
+  // --- Where it runs and which calls it serves
+  // The arch NVRTC compiles this family for on a GPU of arch `device_arch` ("sm_90"), or nullopt
+  // when the family cannot run there: wgmma needs Hopper and is compiled for "sm_90a", whose
+  // instructions no other GPU has. Every other family compiles for the device's own arch.
+  virtual std::optional<std::string> compile_arch(const std::string& device_arch) const { return device_arch; }
+  // ALIGN values the template accepts, largest first: a call less aligned than the smallest gets
+  // another family.
   virtual std::vector<int> alignments() const { return {1}; }
+  // The layouts the template serves; the search space, dispatch and gemmbench pass the family by
+  // for the others, and check() refuses them.
+  virtual bool supports_layout(Layout /*layout*/) const { return true; }
   // How far a product a * b the kernel computes may be from the exact one, in units of
   // 2^-24 |a b|, beyond the rounding of FP32 accumulation: 0 for FFMA (the product is exact
   // before its one rounding), more for a family that splits its operands (tf32x3). Tests and the
@@ -77,30 +119,59 @@ class KernelFamily {
   // 3xTF32, tf32 for single-pass TF32. The tuner and the runtime serve a caller only kernels its
   // class admits.
   virtual Precision precision() const { return Precision::Strict; }
-  // The arch NVRTC compiles this family for on a GPU of arch `device_arch` ("sm_90"), or nullopt
-  // when the family cannot run there: wgmma needs Hopper and is compiled for "sm_90a", whose
-  // instructions no other GPU has. Every other family compiles for the device's own arch.
-  virtual std::optional<std::string> compile_arch(const std::string& device_arch) const { return device_arch; }
 
-  // Why this configuration cannot be instantiated, or nullopt when it can. Mirrors the
-  // template's static_asserts, so a bad configuration is refused before it is compiled.
+  // --- Legality
+  // Why this configuration cannot be instantiated, or nullopt when it can: the parameters are
+  // the family's, each in 1..kMaxParamValue, the alignment and layout are served, and then the
+  // family's rules (check_params), the same list the template's static_asserts expand.
   std::optional<std::string> check(const KernelConfig& config) const;
-  // Grid, block and dynamic shared memory for an M x N output.
-  virtual LaunchShape launch_shape(const KernelConfig& config, int M, int N) const = 0;
-  // Fills `out` with the kernel's argument for this call (by default the GemmParams themselves).
-  virtual void kernel_arguments(const KernelConfig& config, const GemmParams& params, KernelArguments& out) const;
+
+  // --- Launch (on a configuration check() accepts)
+  // Dynamic shared memory a block takes, whatever the problem.
+  virtual std::size_t dynamic_smem_bytes(const KernelConfig& /*config*/) const { return 0; }
+  // Grid, block and dynamic shared memory for `problem` on `device`.
+  virtual LaunchShape launch_shape(const KernelConfig& config, const Problem& problem, const DeviceTraits& device) const = 0;
   // Scratch the kernel needs in GemmParams::workspace, in floats (split-K partial sums and
   // per-tile arrival counters). The caller zero-fills it once when it allocates it; kernels
   // leave the counters at zero again when they finish.
-  virtual std::size_t workspace_floats(const KernelConfig& /*config*/, int /*M*/, int /*N*/) const { return 0; }
+  virtual std::size_t workspace_floats(const KernelConfig& /*config*/, const Problem& /*problem*/,
+                                       const DeviceTraits& /*device*/) const {
+    return 0;
+  }
+  // The kernel's argument block for one call: GemmParams as given, unless the family's kernel
+  // takes more. Called for every launch, from any thread: it must not build strings or lock.
+  virtual void build_arguments(const KernelConfig& /*config*/, const GemmParams& params, KernelArguments& out) const {
+    out.set(params);
+  }
+
+  // --- Search and cost model
+  // Whether the tuner should measure this configuration on `problem` on a GPU with `sm_count` SMs:
+  // false for configurations that are correct but cannot be competitive there (split-K when the
+  // output tiles alone fill the GPU, a skinny kernel on a tall problem).
+  virtual bool worth_searching(const KernelConfig& /*config*/, const Problem& /*problem*/, int /*sm_count*/) const {
+    return true;
+  }
+  virtual CostTraits cost_traits(const KernelConfig& config) const = 0;
+  // For a persistent kernel (a grid of at most one block an SM, each block walking many tiles):
+  // the work of its busiest block; nullopt, the default, for a kernel of one tile a block.
+  virtual std::optional<PersistentWork> persistent_work(const KernelConfig& /*config*/, const Problem& /*problem*/,
+                                                        const DeviceTraits& /*device*/) const {
+    return std::nullopt;
+  }
 
   KernelConfig default_config(Layout layout = Layout::NN, int align = 1) const;
   // The template instantiation NVRTC compiles: "gemmtune::reg2d_sgemm<128, ..., gemmtune::Layout::NN, 1>".
   std::string instantiation(const KernelConfig& config) const;
 
  protected:
-  // The family's own rules, applied once the parameters are known to be complete.
+  // The family's own rules, applied once the parameters are known to be complete: its rules
+  // list expanded with GEMMTUNE_HOST_RULE, over locals named as the template's parameters.
   virtual std::optional<std::string> check_params(const KernelConfig& config) const = 0;
 };
 
 }  // namespace gemmtune
+
+// One rule of a family's list (kernel_templates/family_rules.h) on the host: the first broken
+// rule's message, after the family's name, is check()'s answer.
+#define GEMMTUNE_HOST_RULE(family, condition, message) \
+  if (!(condition)) return std::optional<std::string>(std::string(family) + ": " + (message));

@@ -1,16 +1,12 @@
-// Host side of kernel_templates/tf32x3.cuh: parameters, legality (the template's static_asserts,
-// rule for rule) and shared memory; the grid, the split-K workspace and search rule are
-// WarpTiledFamily's (warp_tiled_family.hpp).
+// Host side of kernel_templates/tf32x3.cuh (rules and sizes: tf32x3_rules.h); the grid, the split-K
+// workspace and search rule are WarpTiledFamily's (warp_tiled_family.hpp).
 #include <string>
 
-#include "tuned_families.hpp"
+#include "tf32x3_rules.h"
 #include "warp_tiled_family.hpp"
 
 namespace gemmtune {
 namespace {
-
-constexpr int kMaxThreads = 1024;
-constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit; smaller GPUs refuse at load
 
 class Tf32x3Family final : public WarpTiledFamily {
  public:
@@ -25,20 +21,44 @@ class Tf32x3Family final : public WarpTiledFamily {
   int product_error_units() const override { return kProductErrorUnits; }
   Precision precision() const override { return Precision::Fp32; }
 
-  long long smem_bytes(const KernelConfig& c) const override { return 4LL * c.get("STAGES") * staged_stage_floats(c); }
+  std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
+    return static_cast<std::size_t>(tf32x3_smem_bytes(c.get("BM"), c.get("BN"), c.get("BK"), c.get("STAGES"), c.layout));
+  }
+
+  // Three TF32 MMAs a product. Its default reached 1.08x cuBLAS at 4096^3 on the H200
+  // (bench/results/2026-12-01-h200-tf32x3-probe.md). mma.sync reaches about half the H200's 495
+  // TF32 TFLOPS (wgmma gets the rest): about 82 TFLOPS of FP32 products, 1.6x cuBLAS's 50. A
+  // lane's WM * WN / 32 accumulators are written as a (WM / 4) x (WN / 8) tile, with the split
+  // halves of A's fragments (WM / 2 registers) beside them; ptxas's counts for its warp tiles
+  // were within ~10 of that.
+  CostTraits cost_traits(const KernelConfig& c) const override {
+    CostTraits traits;
+    traits.measured_fraction = 1.08;
+    traits.peak_factor = 1.6;
+    traits.tiles_in_smem = true;
+    traits.vector_access = true;
+    traits.bm = c.get("BM");
+    traits.bn = c.get("BN");
+    traits.bk = c.get("BK");
+    traits.tm = c.get("WM") / 4;
+    traits.tn = c.get("WN") / 8;
+    traits.extra_registers = c.get("WM") / 2 + 32;
+    traits.stages = c.get("STAGES");
+    traits.split_k = c.get("SPLITK");
+    return traits;
+  }
 
  protected:
+  int threads(const KernelConfig& c) const override {
+    return static_cast<int>(tf32x3_threads(c.get("BM"), c.get("BN"), c.get("WM"), c.get("WN")));
+  }
+
   std::optional<std::string> check_params(const KernelConfig& c) const override {
-    auto refuse = [](const std::string& why) { return std::optional<std::string>("tf32x3: " + why); };
-    const int bm = c.get("BM"), bn = c.get("BN"), bk = c.get("BK"), wm = c.get("WM"), wn = c.get("WN");
-    if (wm % 16 != 0 || wn % 8 != 0) return refuse("WM must be a multiple of 16 and WN of 8 (the MMA tile)");
-    if (bm % wm != 0 || bn % wn != 0) return refuse("BM and BN must be multiples of WM and WN");
-    if (bk % 8 != 0) return refuse("BK must be a multiple of 8 (the MMA's k)");
-    if (wm * wn / 32 > 128) return refuse("a warp tile of more than 128 accumulators a lane cannot stay in registers");
-    if (threads(c) > kMaxThreads) return refuse("32 * (BM / WM) * (BN / WN) threads must be at most 1024");
-    if (c.get("STAGES") < 2) return refuse("STAGES must be at least 2 (one stage computes while the next loads)");
-    if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
-    if (auto why = check_splitk(c.get("SPLITK"))) return refuse(*why);
+    const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
+              STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"), ALIGN = c.align;
+    const long long THREADS = tf32x3_threads(BM, BN, WM, WN);
+    const long long SMEM_BYTES = tf32x3_smem_bytes(BM, BN, BK, STAGES, c.layout);
+    GEMMTUNE_TF32X3_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
 

@@ -1,48 +1,24 @@
 // Host side of kernel_templates/tmawgmma.cuh, for its two kernels: tmawgmma (3xTF32, the fp32
-// precision class) and tmatf32 (single-pass TF32, the tf32 class). Parameters, legality (the
-// template's static_asserts, rule for rule), the persistent grid and workspace of its tile
-// schedule (tile_schedule.h, the same code the kernel runs), and the tensor maps each call needs.
-#include <cuda_runtime_api.h>
-
-#include <array>
-#include <cstring>
-#include <mutex>
+// precision class) and tmatf32 (single-pass TF32, the tf32 class). Parameters, legality
+// (tmawgmma_rules.h, the list the templates assert), the persistent grid and workspace of its
+// tile schedule (tile_schedule.h, the same code the kernel runs), the tensor maps each call
+// needs, and what the cost model should know of a persistent kernel.
+#include <optional>
 #include <string>
+#include <vector>
 
-#include "gemm_call.hpp"
+#include "kernel_family.hpp"
 #include "tensor_map.hpp"
 #include "tile_schedule.h"
-#include "tmawgmma_shape.h"
-#include "tuned_families.hpp"
+#include "tmawgmma_rules.h"
+#include "tma_params.h"
 
 namespace gemmtune {
 namespace {
 
-constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit
-// The SM count a persistent grid is sized for where no GPU can be asked (the cost model on a
-// machine without one): an H100's or H200's.
-constexpr int kAssumedSmCount = 132;
-
-// SMs of the current device (cached per device), or kAssumedSmCount where there is none.
-int current_sm_count() {
-  static std::mutex mutex;
-  static std::array<int, 64> counts{};
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= static_cast<int>(counts.size())) {
-    cudaGetLastError();  // clear the sticky "no device" error
-    return kAssumedSmCount;
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  if (counts[device] == 0) {
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms < 1) {
-      cudaGetLastError();
-      return kAssumedSmCount;
-    }
-    counts[device] = sms;
-  }
-  return counts[device];
-}
+// The parameters, in the order params() declares them: the launch path reads them by position
+// (no name lookups on every call).
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk };
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
@@ -69,8 +45,8 @@ class TmaWgmmaFamily final : public KernelFamily {
     return std::string("sm_90a");
   }
 
-  bool worth_searching(const KernelConfig& c, int M, int N, int K, int sm_count) const override {
-    const TileSchedule s = schedule(c, M, N, K, sm_count);
+  bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
+    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, sm_count);
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
       case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split
         return s.tiles() < sm_count && s.k_tiles >= 2 * c.get("SPLITK");
@@ -82,75 +58,112 @@ class TmaWgmmaFamily final : public KernelFamily {
     return true;
   }
 
-  LaunchShape launch_shape(const KernelConfig& c, int M, int N) const override {
-    const TileSchedule s = schedule(c, M, N, 1, current_sm_count());
-    const unsigned threads = static_cast<unsigned>(tmawgmma_threads(c.get("BM"), c.get("BN"), c.layout));
-    return {{static_cast<unsigned>(s.grid), 1, 1},
-            {threads, 1, 1},
-            static_cast<std::size_t>(tmawgmma_smem_bytes(c.get("BM"), c.get("BN"), c.get("STAGES"), c.layout, products_))};
+  std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
+    return static_cast<std::size_t>(
+        tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), c.layout, products_));
+  }
+
+  // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h).
+  LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), c.layout));
+    return {{static_cast<unsigned>(s.grid), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
   // [arrival counters, one a tile, rounded up to 4][partial slots of one tile each].
-  std::size_t workspace_floats(const KernelConfig& c, int M, int N) const override {
-    const TileSchedule s = schedule(c, M, N, 1, current_sm_count());
+  std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
     if (s.partial_slots() == 0) return 0;
     const long long counters = (static_cast<long long>(s.tiles()) + 3) / 4 * 4;
-    return static_cast<std::size_t>(counters + s.partial_slots() * c.get("BM") * c.get("BN"));
+    return static_cast<std::size_t>(counters + s.partial_slots() * value(c, kBM) * value(c, kBN));
   }
 
-  void kernel_arguments(const KernelConfig& c, const GemmParams& p, KernelArguments& out) const override {
-    static_assert(sizeof(TmaGemmParams) <= sizeof(KernelArguments::bytes), "TmaGemmParams must fit KernelArguments");
-    const int x_rows = tmawgmma_rows_x(c.get("BM"), c.get("BN"), c.layout);
-    const int y_rows = c.get("BM") + c.get("BN") - x_rows;
-    const std::string call = describe_call(p, c.layout);
+  // GemmParams and the tensor maps of the two operands as the kernel reads them: which is X and
+  // which is Y, and their boxes, per layout (tmawgmma.cuh).
+  void build_arguments(const KernelConfig& c, const GemmParams& p, KernelArguments& out) const override {
+    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
+    const int y_rows = value(c, kBM) + value(c, kBN) - x_rows;
+    // Stored shapes (rows x cols, ld) of A and B.
+    const MatrixView a{p.A, a_is_transposed(c.layout) ? p.K : p.M, a_is_transposed(c.layout) ? p.M : p.K, p.lda, 'A'};
+    const MatrixView b{p.B, b_is_transposed(c.layout) ? p.N : p.K, b_is_transposed(c.layout) ? p.K : p.N, p.ldb, 'B'};
     TmaGemmParams args{};
     args.gemm = p;
-    // Stored shapes (rows x cols, ld) of A and B, and which is X and which is Y (tmawgmma.cuh).
-    const long long a_rows = a_is_transposed(c.layout) ? p.K : p.M, a_cols = a_is_transposed(c.layout) ? p.M : p.K;
-    const long long b_rows = b_is_transposed(c.layout) ? p.N : p.K, b_cols = b_is_transposed(c.layout) ? p.K : p.N;
     switch (c.layout) {
       case Layout::NT:  // X = A (M x K), Y = B (N x K): both K-contiguous, one box a tile each
-        args.x = encode_matrix_tensor_map(p.A, a_rows, a_cols, p.lda, x_rows, kTmaTileK, "A of " + call);
-        args.y = encode_matrix_tensor_map(p.B, b_rows, b_cols, p.ldb, y_rows, kTmaTileK, "B of " + call);
+        args.x = encode_matrix_tensor_map(a, x_rows, kTmaTileK);
+        args.y = encode_matrix_tensor_map(b, y_rows, kTmaTileK);
         break;
       case Layout::TT:  // X = A (K x M): 32 x 32 boxes; Y = B (N x K)
-        args.x = encode_matrix_tensor_map(p.A, a_rows, a_cols, p.lda, kTmaTileK, 32, "A of " + call);
-        args.y = encode_matrix_tensor_map(p.B, b_rows, b_cols, p.ldb, y_rows, kTmaTileK, "B of " + call);
+        args.x = encode_matrix_tensor_map(a, kTmaTileK, 32);
+        args.y = encode_matrix_tensor_map(b, y_rows, kTmaTileK);
         break;
       case Layout::NN:  // X = B (K x N): 32 x 32 boxes; Y = A (M x K)
-        args.x = encode_matrix_tensor_map(p.B, b_rows, b_cols, p.ldb, kTmaTileK, 32, "B of " + call);
-        args.y = encode_matrix_tensor_map(p.A, a_rows, a_cols, p.lda, y_rows, kTmaTileK, "A of " + call);
+        args.x = encode_matrix_tensor_map(b, kTmaTileK, 32);
+        args.y = encode_matrix_tensor_map(a, y_rows, kTmaTileK);
         break;
       case Layout::TN:  // X = A (K x M), Y = B (K x N): both in 32 x 32 boxes
-        args.x = encode_matrix_tensor_map(p.A, a_rows, a_cols, p.lda, kTmaTileK, 32, "A of " + call);
-        args.y = encode_matrix_tensor_map(p.B, b_rows, b_cols, p.ldb, kTmaTileK, 32, "B of " + call);
+        args.x = encode_matrix_tensor_map(a, kTmaTileK, 32);
+        args.y = encode_matrix_tensor_map(b, kTmaTileK, 32);
         break;
     }
-    std::memcpy(out.bytes, &args, sizeof args);
+    out.set(args);
+  }
+
+  // A warpgroup's 64 x BS tile, as wgmma's: BS / 2 accumulators a thread (8 x BS / 16), as many
+  // for 3xTF32's tile sum, and the register operand's fragments (16 registers a k tile, twice for
+  // big and small parts). Measured at eaf1000 (bench/results/2026-12-01-h200-tmawgmma-first-run.md):
+  // data-parallel with 4 stages 1.85x cuBLAS at 4096^3, stream-K with 3 stages 1.72x; the
+  // default (data-parallel, 3 stages) was not run. tmatf32 has not run on a GPU: its figure is a
+  // guess (a third of the MMAs, held back by the copies), its ceiling the TF32 rate (~495 TFLOPS,
+  // 7.4x the FP32 FMA peak).
+  CostTraits cost_traits(const KernelConfig& c) const override {
+    CostTraits traits;
+    traits.measured_fraction = products_ == 3 ? 1.8 : 3.0;
+    traits.peak_factor = products_ == 3 ? 2.4 : 7.4;
+    traits.tiles_in_smem = true;
+    traits.vector_access = true;
+    traits.bm = value(c, kBM);
+    traits.bn = value(c, kBN);
+    traits.bk = kTmaTileK;
+    const int y_rows = traits.bm + traits.bn - tmawgmma_rows_x(traits.bm, traits.bn, c.layout);
+    traits.tm = 8;
+    traits.tn = y_rows / 16;
+    traits.extra_registers = products_ == 3 ? y_rows / 2 + 32 : 16;
+    traits.stages = value(c, kStages);
+    traits.split_k = static_cast<Schedule>(value(c, kSchedule)) == Schedule::SplitK ? value(c, kSplitk) : 1;
+    return traits;
+  }
+
+  // The work of a persistent block is its units, not one tile (tile_schedule.h): the busiest
+  // block's units, and all units, for the cost model.
+  std::optional<PersistentWork> persistent_work(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    const double units = static_cast<double>(s.tiles()) * s.splitk;
+    if (s.schedule == Schedule::StreamK && s.sk_tiles > 0) {
+      // Stream-K spreads the k iterations evenly; each block also pays up to two partial tiles'
+      // fix-ups (a tenth of a tile, as a guess).
+      return PersistentWork{units / s.grid + 0.1, units};
+    }
+    return PersistentWork{static_cast<double>((static_cast<long long>(units) + s.grid - 1) / s.grid), units};
   }
 
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {
-    auto refuse = [](const std::string& why) { return std::optional<std::string>("tmawgmma: " + why); };
-    const int bm = c.get("BM"), bn = c.get("BN"), schedule = c.get("SCHEDULE");
-    if (bm != 64 && bm != 128) return refuse("BM must be 64 or 128");
-    if (bn != 64 && bn != 128) return refuse("BN must be 64 or 128");
-    if (c.get("STAGES") < 2) return refuse("STAGES must be at least 2 (one stage computes while the next loads)");
-    if (schedule > 3) return refuse("SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)");
-    if (schedule != 2 && c.get("SPLITK") != 1) return refuse("SPLITK must be 1 unless SCHEDULE is 2 (split-K)");
-    if (c.align != 4) return refuse("ALIGN must be 4 (TMA needs 16-byte aligned rows)");
-    if (tmawgmma_smem_bytes(bm, bn, c.get("STAGES"), c.layout, products_) > kMaxSmemBytes) {
-      return refuse("shared memory must fit in 227 KB");
-    }
+    const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
+              SPLITK = value(c, kSplitk), ALIGN = c.align;
+    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, c.layout, products_);
+    GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
 
  private:
+  static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
+
   static TileSchedule schedule(const KernelConfig& c, int M, int N, int K, int sm_count) {
-    const int x_rows = tmawgmma_rows_x(c.get("BM"), c.get("BN"), c.layout);
+    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
     const bool swap = c.layout == Layout::NN;
-    return make_tile_schedule(swap ? N : M, swap ? M : N, K, x_rows, c.get("BM") + c.get("BN") - x_rows, kTmaTileK,
-                              sm_count, static_cast<Schedule>(c.get("SCHEDULE")), c.get("SPLITK"));
+    return make_tile_schedule(swap ? N : M, swap ? M : N, K, x_rows, value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK,
+                              sm_count, static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk));
   }
 
   // The truncating split (tmawgmma.cuh): 2^-21 |a b| for each rounded small part and 2^-20 for

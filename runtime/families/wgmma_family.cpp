@@ -1,15 +1,13 @@
-// Host side of kernel_templates/wgmma.cuh: parameters, legality (the template's static_asserts,
-// rule for rule), shared memory and the arch it needs (Hopper, compiled for sm_90a); the grid,
-// the split-K workspace and search rule are WarpTiledFamily's.
+// Host side of kernel_templates/wgmma.cuh (rules and sizes: wgmma_rules.h) and the arch it needs
+// (Hopper, compiled for sm_90a); the grid, the split-K workspace and search rule are
+// WarpTiledFamily's.
 #include <string>
 
-#include "tuned_families.hpp"
 #include "warp_tiled_family.hpp"
+#include "wgmma_rules.h"
 
 namespace gemmtune {
 namespace {
-
-constexpr long long kMaxSmemBytes = 227 * 1024;  // sm_90's opt-in limit
 
 class WgmmaFamily final : public WarpTiledFamily {
  public:
@@ -28,26 +26,40 @@ class WgmmaFamily final : public WarpTiledFamily {
     return std::string("sm_90a");
   }
 
-  int threads(const KernelConfig& c) const override { return 2 * c.get("BM"); }  // a warpgroup per 64 rows
+  std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
+    return static_cast<std::size_t>(wgmma_smem_bytes(c.get("BM"), c.get("BN"), c.get("BK"), c.get("STAGES"), c.layout));
+  }
 
-  // The pipeline's STAGES copies of A and B as stored (as tf32x3's), then two buffers of B's split
-  // halves (big and small, BN x BK each).
-  long long smem_bytes(const KernelConfig& c) const override {
-    return 4LL * (c.get("STAGES") * staged_stage_floats(c) + 4LL * c.get("BN") * c.get("BK"));
+  // The same three products as tf32x3, on wgmma, which reaches the tensor cores' full TF32 rate:
+  // a ceiling of ~165 TFLOPS, 2.4x the FP32 FMA peak. Its default reached 1.46x cuBLAS at 4096^3
+  // (bench/results/2026-12-01-h200-wgmma-probe.md). A warpgroup's 64 x BN tile: BN / 2
+  // accumulators a thread (written 8 x BN / 16), as many for the tile's own sum, and BK / 8 k
+  // steps of split A fragments (8 registers each).
+  CostTraits cost_traits(const KernelConfig& c) const override {
+    CostTraits traits;
+    traits.measured_fraction = 1.46;
+    traits.peak_factor = 2.4;
+    traits.tiles_in_smem = true;
+    traits.vector_access = true;
+    traits.bm = c.get("BM");
+    traits.bn = c.get("BN");
+    traits.bk = c.get("BK");
+    traits.tm = 8;
+    traits.tn = traits.bn / 16;
+    traits.extra_registers = traits.bn / 2 + traits.bk + 32;
+    traits.stages = c.get("STAGES");
+    traits.split_k = c.get("SPLITK");
+    return traits;
   }
 
  protected:
+  int threads(const KernelConfig& c) const override { return static_cast<int>(wgmma_threads(c.get("BM"))); }
+
   std::optional<std::string> check_params(const KernelConfig& c) const override {
-    auto refuse = [](const std::string& why) { return std::optional<std::string>("wgmma: " + why); };
-    const int bm = c.get("BM"), bn = c.get("BN"), bk = c.get("BK");
-    if (bm % 64 != 0 || bm > 256) return refuse("BM must be 64, 128, 192 or 256 (64 rows a warpgroup)");
-    if (bn != 64 && bn != 128) return refuse("BN must be 64 or 128 (the wgmma's N)");
-    if (bk % 8 != 0) return refuse("BK must be a multiple of 8 (the wgmma's k)");
-    // The error bound below counts on at most 12 truncating accumulations a tile.
-    if (bk > 32) return refuse("BK must be at most 32 (the accuracy bound assumes it)");
-    if (c.get("STAGES") < 2) return refuse("STAGES must be at least 2 (one stage computes while the next loads)");
-    if (smem_bytes(c) > kMaxSmemBytes) return refuse("shared memory must fit in 227 KB");
-    if (auto why = check_splitk(c.get("SPLITK"))) return refuse(*why);
+    const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
+              ALIGN = c.align;
+    const long long SMEM_BYTES = wgmma_smem_bytes(BM, BN, BK, STAGES, c.layout);
+    GEMMTUNE_WGMMA_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
 

@@ -12,11 +12,12 @@ LoadedKernel::LoadedKernel(KernelConfig config, const std::vector<char>& cubin,
     : config_(std::move(config)),
       name_(kernel_name(config_)),
       family_(&find_family(config_.family)),
+      device_(current_device_traits()),
       library_(cubin.data(), "loading " + name_) {
   kernel_ = library_.kernel(lowered_name, name_);
   const void* function = reinterpret_cast<const void*>(kernel_);
   GT_CUDA(cudaFuncGetAttributes(&attributes_, function), name_);
-  const std::size_t smem = family_->launch_shape(config_, 1, 1).dynamic_smem_bytes;
+  const std::size_t smem = family_->dynamic_smem_bytes(config_);
   if (smem > 48 * 1024) {
     GT_CUDA(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(smem)),
@@ -24,31 +25,43 @@ LoadedKernel::LoadedKernel(KernelConfig config, const std::vector<char>& cubin,
   }
 }
 
-void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
-  if (auto reason = validate_call(params, config_.layout)) throw Error(*reason);
-  if (auto reason = can_implement(config_, params)) throw Error(*reason);
-  const LaunchShape shape = family_->launch_shape(config_, params.M, params.N);
-  const unsigned threads = shape.block[0] * shape.block[1] * shape.block[2];
+LaunchPlan LoadedKernel::plan(const Problem& problem) const {
+  LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_)};
+  const unsigned threads = plan.shape.block[0] * plan.shape.block[1] * plan.shape.block[2];
   if (static_cast<int>(threads) > attributes_.maxThreadsPerBlock) {
     throw Error(name_ + ": " + std::to_string(threads) + " threads a block, but with " +
                 std::to_string(attributes_.numRegs) + " registers a thread it can launch at most " +
                 std::to_string(attributes_.maxThreadsPerBlock));
   }
-  const std::size_t workspace = family_->workspace_floats(config_, params.M, params.N);
+  return plan;
+}
+
+void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
+  if (auto reason = validate_call(params, config_.layout)) throw Error(*reason);
+  if (auto reason = can_implement(config_, params, device_)) throw Error(*reason);
+  const LaunchPlan call_plan = plan(Problem{config_.layout, params.M, params.N, params.K});
+  const std::size_t workspace = call_plan.workspace_floats;
   if (workspace > 0 && (params.workspace == nullptr || params.workspace_floats < static_cast<long long>(workspace))) {
     throw Error(name_ + ": needs a zero-filled workspace of " + std::to_string(workspace) + " floats for " +
                 describe_call(params, config_.layout) + ", given " + std::to_string(params.workspace_floats));
   }
-  KernelArguments args;
-  family_->kernel_arguments(config_, params, args);
-  void* arg_pointers[] = {args.bytes};
-  const std::string context = name_ + " on " + describe_call(params, config_.layout);
-  GT_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_),
-                           dim3(shape.grid[0], shape.grid[1], shape.grid[2]),
-                           dim3(shape.block[0], shape.block[1], shape.block[2]), arg_pointers,
-                           shape.dynamic_smem_bytes, stream),
-          context);
-  GT_CUDA(cudaGetLastError(), context);
+  launch(call_plan, params, stream);
+}
+
+void LoadedKernel::launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const {
+  KernelArguments arguments;
+  family_->build_arguments(config_, params, arguments);
+  void* argument_pointers[] = {arguments.bytes};
+  const LaunchShape& shape = plan.shape;
+  cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_),
+                                        dim3(shape.grid[0], shape.grid[1], shape.grid[2]),
+                                        dim3(shape.block[0], shape.block[1], shape.block[2]), argument_pointers,
+                                        shape.dynamic_smem_bytes, stream);
+  if (status == cudaSuccess) status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    throw CudaError(status, "cudaLaunchKernel", name_ + " on " + describe_call(params, config_.layout),
+                    std::source_location::current());
+  }
 }
 
 }  // namespace gemmtune

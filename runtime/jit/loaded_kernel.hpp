@@ -7,11 +7,20 @@
 #include <vector>
 
 #include "cuda_handles.hpp"
+#include "device.hpp"
 #include "gemm_params.h"
 #include "kernel_config.hpp"
 #include "kernel_family.hpp"
+#include "problem.hpp"
 
 namespace gemmtune {
+
+// How a configuration launches on one problem on this device, worked out once (dispatch: once a
+// route) so that a launch does no more than build the arguments and call cudaLaunchKernel.
+struct LaunchPlan {
+  LaunchShape shape;
+  std::size_t workspace_floats = 0;  // zero-filled scratch the kernel needs in GemmParams::workspace
+};
 
 class LoadedKernel {
  public:
@@ -21,19 +30,32 @@ class LoadedKernel {
 
   const KernelConfig& config() const { return config_; }
   const std::string& name() const { return name_; }
+  const DeviceTraits& device() const { return device_; }
   int registers() const { return attributes_.numRegs; }
   std::size_t local_bytes() const { return attributes_.localSizeBytes; }  // > 0: spills
   int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
+  // The kernel as cudaLaunchKernel takes it (for benchmarks that launch it bare).
+  const void* handle() const { return reinterpret_cast<const void*>(kernel_); }
 
-  // Checks the call (validate_call, can_implement) and the block size against what the loaded
-  // kernel allows, launches, and checks the launch. Throws Error / CudaError naming the kernel
-  // and the shape; nothing is launched when a check fails.
+  // The launch on `problem` (the configuration's layout): shape and workspace. Throws Error
+  // naming the kernel when the block is larger than the loaded kernel allows (its registers).
+  LaunchPlan plan(const Problem& problem) const;
+
+  // Checks the call (validate_call, can_implement), plans it and checks its workspace, then
+  // launches it. Throws Error / CudaError naming the kernel and the shape; nothing is launched
+  // when a check fails.
   void launch(const GemmParams& params, cudaStream_t stream) const;
+
+  // The warm path: `plan` is this call's problem's, and the call was checked when the plan was
+  // made (dispatch's routes key on everything the checks look at). Builds the family's argument
+  // block and launches; a message is built only when the launch fails (CudaError).
+  void launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const;
 
  private:
   KernelConfig config_;
   std::string name_;
   const KernelFamily* family_;
+  DeviceTraits device_;
   Library library_;
   cudaKernel_t kernel_ = nullptr;
   cudaFuncAttributes attributes_{};

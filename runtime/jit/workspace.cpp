@@ -1,11 +1,9 @@
 #include "workspace.hpp"
 
-#include "family_registry.hpp"
-
 namespace gemmtune {
 
-void Workspace::attach(const KernelConfig& config, GemmParams& params, cudaStream_t stream) {
-  const std::size_t needed = find_family(config.family).workspace_floats(config, params.M, params.N);
+void Workspace::attach(const LoadedKernel& kernel, GemmParams& params, cudaStream_t stream) {
+  const std::size_t needed = kernel.plan(Problem{kernel.config().layout, params.M, params.N, params.K}).workspace_floats;
   if (needed == 0) {
     params.workspace = nullptr;
     params.workspace_floats = 0;

@@ -7,15 +7,15 @@
 
 #include "cuda_handles.hpp"
 #include "gemm_params.h"
-#include "kernel_config.hpp"
+#include "loaded_kernel.hpp"
 
 namespace gemmtune {
 
 class Workspace {
  public:
-  // Sets params.workspace / workspace_floats to a zero-filled buffer big enough for `config` on
+  // Sets params.workspace / workspace_floats to a zero-filled buffer big enough for `kernel` on
   // this call (none when it needs none). Allocation and zero-fill are ordered on `stream`.
-  void attach(const KernelConfig& config, GemmParams& params, cudaStream_t stream);
+  void attach(const LoadedKernel& kernel, GemmParams& params, cudaStream_t stream);
 
  private:
   DeviceBuffer<float> buffer_;

@@ -144,7 +144,7 @@ std::string launch_and_check(const LoadedKernel& kernel, const testing::HostProb
   GemmParams params{p.M, p.N, p.K, kAlpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
                     c_dev.data() + offset, ldc, nullptr, 0};
   Workspace workspace;
-  workspace.attach(kernel.config(), params, nullptr);
+  workspace.attach(kernel, params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
   return testing::check_result(p, kAlpha, beta, c_dev.download(), ldc, offset, kPad,

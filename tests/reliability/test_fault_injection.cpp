@@ -39,7 +39,10 @@ class NamedOnly final : public KernelFamily {
   std::string_view source_file() const override { return "none.cuh"; }
   std::string_view kernel_template() const override { return "none"; }
   const std::vector<ParamSpec>& params() const override { return params_; }
-  LaunchShape launch_shape(const KernelConfig&, int, int) const override { return {{1, 1, 1}, {1, 1, 1}, 0}; }
+  LaunchShape launch_shape(const KernelConfig&, const Problem&, const DeviceTraits&) const override {
+    return {{1, 1, 1}, {1, 1, 1}, 0};
+  }
+  CostTraits cost_traits(const KernelConfig&) const override { return {}; }
 
  protected:
   std::optional<std::string> check_params(const KernelConfig&) const override { return std::nullopt; }

@@ -8,6 +8,7 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/family_test_cases.hpp"
 
 namespace gemmtune {
 namespace {
@@ -35,15 +36,21 @@ std::vector<KernelConfig> representative_configs(const KernelFamily& family) {
   return configs;
 }
 
-void compile_family(std::string_view family_name, std::vector<std::string> archs = {"sm_80", "sm_89", "sm_90"}) {
-  const KernelFamily& family = find_family(family_name);
-  for (const std::string& arch : archs) {
+// Compiles the representative configurations for each arch the family runs on, and checks that
+// the others are refused before anything is compiled.
+void compile_family(const KernelFamily& family) {
+  for (const std::string arch : {"sm_80", "sm_89", "sm_90"}) {
+    if (!family.compile_arch(arch)) {
+      const KernelConfig config = family.default_config(Layout::NN, family.alignments().front());
+      CHECK_THROWS_WITH(compile_kernel(config, arch), Catch::Contains("does not run on " + arch));
+      continue;
+    }
     for (const KernelConfig& config : representative_configs(family)) {
       INFO(kernel_name(config) << " for " << arch << " with NVRTC " << nvrtc_version());
       const CompiledKernel compiled = compile_kernel(config, arch);
       INFO("compile log:\n" << compiled.log);
       CHECK(compiled.cubin.size() > 1000);
-      CHECK(compiled.lowered_name.find(std::string(family_name)) != std::string::npos);
+      CHECK(compiled.lowered_name.find(std::string(family.name())) != std::string::npos);
       // ptxas's report comes through NVRTC's log where NVRTC gives one (seen empty in some
       // processes on the GPU machine; the measuring process reads the loaded kernel's
       // attributes instead).
@@ -55,21 +62,14 @@ void compile_family(std::string_view family_name, std::vector<std::string> archs
   }
 }
 
-}  // namespace
+// One test case a registered family.
+const testing::FamilyTestCases compiles("compiles for sm_80, sm_89 and sm_90, or is refused there", "[nvrtc]",
+                                        compile_family);
 
-TEST_CASE("naive compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("naive"); }
-TEST_CASE("coalesced compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("coalesced"); }
-TEST_CASE("smem compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("smem"); }
-TEST_CASE("reg1d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("reg1d"); }
-TEST_CASE("reg2d compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("reg2d"); }
-TEST_CASE("vectorized compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("vectorized"); }
-TEST_CASE("warptile compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("warptile"); }
-TEST_CASE("tf32x3 compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("tf32x3"); }
-TEST_CASE("skinny compiles for sm_80, sm_89, sm_90", "[nvrtc]") { compile_family("skinny"); }
+}  // namespace
 
 TEST_CASE("wgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", "[nvrtc]") {
   using Catch::Contains;
-  compile_family("wgmma", {"sm_90"});
   const KernelFamily& wgmma = find_family("wgmma");
   CHECK(wgmma.compile_arch("sm_90") == std::optional<std::string>("sm_90a"));
   CHECK_FALSE(wgmma.compile_arch("sm_80").has_value());
@@ -77,25 +77,26 @@ TEST_CASE("wgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", 
   CHECK_THROWS_WITH(compile_kernel(wgmma.default_config(), "sm_89"), Contains("does not run on sm_89"));
 }
 
-TEST_CASE("tmawgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", "[nvrtc]") {
+TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_90 (as sm_90a) only", "[nvrtc]") {
   using Catch::Contains;
-  compile_family("tmawgmma", {"sm_90"});
-  const KernelFamily& tmawgmma = find_family("tmawgmma");
-  CHECK(tmawgmma.compile_arch("sm_90") == std::optional<std::string>("sm_90a"));
-  CHECK_FALSE(tmawgmma.compile_arch("sm_80").has_value());
-  CHECK_THROWS_WITH(compile_kernel(tmawgmma.default_config(Layout::NN, 4), "sm_89"), Contains("does not run on sm_89"));
-  // Every schedule, in every layout, and one warpgroup of MMA (64-row tiles).
-  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-    for (auto [schedule, splitk, bm, bn] : {std::array{1, 1, 128, 128}, {2, 8, 128, 64}, {3, 1, 64, 64}, {3, 1, 64, 128}}) {
-      KernelConfig config = tmawgmma.default_config(layout, 4);
-      config.set("SCHEDULE", schedule);
-      config.set("SPLITK", splitk);
-      config.set("BM", bm);
-      config.set("BN", bn);
-      INFO(kernel_name(config));
-      const CompiledKernel compiled = compile_kernel(config, "sm_90");
-      INFO("compile log:\n" << compiled.log);
-      CHECK(compiled.cubin.size() > 1000);
+  for (const char* name : {"tmawgmma", "tmatf32"}) {
+    const KernelFamily& family = find_family(name);
+    CHECK(family.compile_arch("sm_90") == std::optional<std::string>("sm_90a"));
+    CHECK_FALSE(family.compile_arch("sm_80").has_value());
+    CHECK_THROWS_WITH(compile_kernel(family.default_config(Layout::NN, 4), "sm_89"), Contains("does not run on sm_89"));
+    // Every schedule, in every layout, and one warpgroup of MMA (64-row tiles).
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+      for (auto [schedule, splitk, bm, bn] : {std::array{1, 1, 128, 128}, {2, 8, 128, 64}, {3, 1, 64, 64}, {3, 1, 64, 128}}) {
+        KernelConfig config = family.default_config(layout, 4);
+        config.set("SCHEDULE", schedule);
+        config.set("SPLITK", splitk);
+        config.set("BM", bm);
+        config.set("BN", bn);
+        INFO(kernel_name(config));
+        const CompiledKernel compiled = compile_kernel(config, "sm_90");
+        INFO("compile log:\n" << compiled.log);
+        CHECK(compiled.cubin.size() > 1000);
+      }
     }
   }
 }

@@ -69,7 +69,7 @@ TEST_CASE("tf32x3 stays as close to FP64 as FP32 arithmetic does", "[gpu]") {
     for (std::size_t f = 0; f < families.size(); ++f) {
       const LoadedKernel& kernel = kernels[f];
       Workspace workspace;
-      workspace.attach(kernel.config(), params, nullptr);
+      workspace.attach(kernel, params, nullptr);
       kernel.launch(params, nullptr);
       GT_CUDA(cudaDeviceSynchronize(), kernel.name());
       errors[f] = normwise_error(problem, c.download());

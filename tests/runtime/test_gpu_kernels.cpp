@@ -16,6 +16,7 @@
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/family_test_cases.hpp"
 #include "support/gpu_or_skip.hpp"
 #include "support/host_gemm.hpp"
 #include "workspace.hpp"
@@ -59,7 +60,7 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
   GemmParams params{p.M, p.N, p.K, alpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
                     c_dev.data() + offset, ldc, nullptr, 0};
   Workspace workspace;
-  workspace.attach(kernel.config(), params, nullptr);
+  workspace.attach(kernel, params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
   return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad,
@@ -150,33 +151,17 @@ void check_family_on_odd_sizes(std::string_view family_name) {
   }
 }
 
-// The families of kernel_templates/, one test case each (ctest runs them side by side).
-const char* const kBuiltinFamilies[] = {"naive",      "coalesced", "smem",   "reg1d", "reg2d",
-                                        "vectorized", "warptile",  "tf32x3", "wgmma", "tmawgmma", "skinny"};
+// One test case a registered family: ctest runs them in parallel, and one family's can be run alone.
+const testing::FamilyTestCases odd_sizes("every family matches an FP64 reference on odd sizes", "[gpu]",
+                                         [](const KernelFamily& family) { check_family_on_odd_sizes(family.name()); });
 
 }  // namespace
 
-// One test case a family: ctest runs them in parallel, and one family's can be run alone.
-TEST_CASE("every family matches an FP64 reference on odd sizes: naive", "[gpu]") { check_family_on_odd_sizes("naive"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: coalesced", "[gpu]") { check_family_on_odd_sizes("coalesced"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: smem", "[gpu]") { check_family_on_odd_sizes("smem"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: reg1d", "[gpu]") { check_family_on_odd_sizes("reg1d"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: reg2d", "[gpu]") { check_family_on_odd_sizes("reg2d"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: vectorized", "[gpu]") {
-  check_family_on_odd_sizes("vectorized");
-}
-TEST_CASE("every family matches an FP64 reference on odd sizes: warptile", "[gpu]") { check_family_on_odd_sizes("warptile"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: tf32x3", "[gpu]") { check_family_on_odd_sizes("tf32x3"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: wgmma", "[gpu]") { check_family_on_odd_sizes("wgmma"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: tmawgmma", "[gpu]") { check_family_on_odd_sizes("tmawgmma"); }
-TEST_CASE("every family matches an FP64 reference on odd sizes: skinny", "[gpu]") { check_family_on_odd_sizes("skinny"); }
-
-// A family registered besides those (none in this tree today) is not left out.
+// A family registered once the program runs (none in this tree today) is not left out.
 TEST_CASE("every family matches an FP64 reference on odd sizes: any other registered family", "[gpu]") {
   if (!testing::gpu_or_skip()) return;
   for (const KernelFamily* family : all_families()) {
-    const auto listed = std::find(std::begin(kBuiltinFamilies), std::end(kBuiltinFamilies), family->name());
-    if (listed == std::end(kBuiltinFamilies)) check_family_on_odd_sizes(family->name());
+    if (!odd_sizes.covers(*family)) check_family_on_odd_sizes(family->name());
   }
 }
 
@@ -247,7 +232,7 @@ TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits ex
         GemmParams params{problem.M, problem.N, problem.K, 1.0f, 0.0f, a.data(), lda, b.data(), ldb,
                           c.data(), ldc, nullptr, 0};
         Workspace workspace;
-        workspace.attach(config, params, nullptr);
+        workspace.attach(kernel, params, nullptr);
         std::vector<float> first;
         for (int run = 0; run < 3; ++run) {
           kernel.launch(params, nullptr);

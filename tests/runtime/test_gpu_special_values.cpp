@@ -15,6 +15,7 @@
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/family_test_cases.hpp"
 #include "support/gpu_or_skip.hpp"
 #include "support/host_gemm.hpp"
 #include "workspace.hpp"
@@ -146,7 +147,7 @@ void check_family_on_special_values(std::string_view family_name) {
                                         ldc, 0, 0.0f));
         GemmParams params{p.M, p.N, p.K, alpha, beta, a.data(), lda, b.data(), ldb, c.data(), ldc, nullptr, 0};
         Workspace workspace;
-        workspace.attach(config, params, nullptr);
+        workspace.attach(kernel, params, nullptr);
         kernel.launch(params, nullptr);
         GT_CUDA(cudaDeviceSynchronize(), kernel.name());
         INFO(kernel.name() << ", " << (&p == &problems[0] ? "infinities and NaNs" : "extremes") << ", alpha "
@@ -157,39 +158,20 @@ void check_family_on_special_values(std::string_view family_name) {
   }
 }
 
-const char* const kBuiltinFamilies[] = {"naive",  "coalesced", "smem",  "reg1d",    "reg2d", "vectorized",
-                                        "warptile", "tf32x3",  "wgmma", "tmawgmma", "skinny"};
+// One test case a registered family (tests/support/family_test_cases.hpp). The FFMA families are
+// IEEE by construction; the 3xTF32 ones compute blocks that hold special values again with FFMA.
+const testing::FamilyTestCases special_values("special values come out as IEEE arithmetic gives them", "[gpu]",
+                                              [](const KernelFamily& family) {
+                                                check_family_on_special_values(family.name());
+                                              });
 
 }  // namespace
 
-TEST_CASE("special values come out as IEEE arithmetic gives them: naive", "[gpu]") { check_family_on_special_values("naive"); }
-TEST_CASE("special values come out as IEEE arithmetic gives them: coalesced", "[gpu]") {
-  check_family_on_special_values("coalesced");
-}
-TEST_CASE("special values come out as IEEE arithmetic gives them: smem", "[gpu]") { check_family_on_special_values("smem"); }
-TEST_CASE("special values come out as IEEE arithmetic gives them: reg1d", "[gpu]") { check_family_on_special_values("reg1d"); }
-TEST_CASE("special values come out as IEEE arithmetic gives them: reg2d", "[gpu]") { check_family_on_special_values("reg2d"); }
-TEST_CASE("special values come out as IEEE arithmetic gives them: vectorized", "[gpu]") {
-  check_family_on_special_values("vectorized");
-}
-TEST_CASE("special values come out as IEEE arithmetic gives them: warptile", "[gpu]") {
-  check_family_on_special_values("warptile");
-}
-TEST_CASE("special values come out as IEEE arithmetic gives them: tf32x3", "[gpu]") {
-  check_family_on_special_values("tf32x3");
-}
-TEST_CASE("special values come out as IEEE arithmetic gives them: wgmma", "[gpu]") { check_family_on_special_values("wgmma"); }
-TEST_CASE("special values come out as IEEE arithmetic gives them: tmawgmma", "[gpu]") {
-  check_family_on_special_values("tmawgmma");
-}
-TEST_CASE("special values come out as IEEE arithmetic gives them: skinny", "[gpu]") {
-  check_family_on_special_values("skinny");
-}
+// A family registered once the program runs is not left out.
 TEST_CASE("special values come out as IEEE arithmetic gives them: any other registered family", "[gpu]") {
   if (!testing::gpu_or_skip()) return;
   for (const KernelFamily* family : all_families()) {
-    const auto listed = std::find(std::begin(kBuiltinFamilies), std::end(kBuiltinFamilies), family->name());
-    if (listed == std::end(kBuiltinFamilies)) check_family_on_special_values(family->name());
+    if (!special_values.covers(*family)) check_family_on_special_values(family->name());
   }
 }
 

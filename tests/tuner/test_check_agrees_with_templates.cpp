@@ -1,18 +1,22 @@
-// Each family's host check() must refuse exactly the configurations its template's static_asserts
-// refuse. compile_kernel asks check() first, so configurations are compiled here directly with
-// NVRTC, from the same embedded sources and name expressions compile_kernel uses.
+// Each family's host check() and its template's static_asserts expand one rule list
+// (kernel_templates/<name>_rules.h, see family_rules.h), so they agree by construction; what is
+// tested here is that the construction holds: that the template does expand the list, with the
+// same derived sizes (threads, shared memory) as the host, and that nothing else in the
+// template refuses what check() accepts. check() is bypassed: configurations are compiled
+// directly with NVRTC, from the same embedded sources and name expressions compile_kernel uses.
 //
 // The configurations: the product of the search values plus values outside them (chosen so that
-// every static_assert fires for some), over the family's alignments plus one it does not take,
-// for layout nn (and the layouts a family's rules depend on). static_asserts are decided by NVRTC's front end, so the agreement is tested with
-// front-end-only compiles (-fdevice-syntax-only), many configurations to a program:
+// every rule is broken by some), over the family's alignments plus one it does not take, for
+// layout nn (and the layouts a family's rules depend on). static_asserts are decided by NVRTC's
+// front end, so the agreement is tested with front-end-only compiles (-fdevice-syntax-only), many
+// configurations to a program:
 // - every configuration check() accepts must instantiate without error;
 // - every refused configuration next to an accepted one (one parameter one value away: where a
 //   rule too strict or too lax would show), and a spread of each refusal reason, must fail with
-//   a static assertion;
-// - every static_assert of the template must fire for some configuration, or its rule was not
-//   tested.
+//   a static assertion, and with check()'s own words where check() names a rule of the list;
+// - every rule of the list must fire for some configuration, or it was not tested.
 // A spread of the accepted configurations is also compiled for sm_90 all the way to a cubin.
+// One test case a registered family; a new family names its extra values in kExtras.
 #include <nvrtc.h>
 
 #include <catch2/catch.hpp>
@@ -25,6 +29,7 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "kernel_sources.hpp"
+#include "support/family_test_cases.hpp"
 
 using namespace gemmtune;
 
@@ -124,13 +129,19 @@ std::vector<StaticAssertion> static_assertions_in(const std::string& log) {
   return found;
 }
 
-// The messages of every static_assert in a template file.
-std::set<std::string> static_assert_messages(std::string_view source) {
-  static const std::regex kAssert(R"re(static_assert\([^;]*?,\s*"([^"]*)"\s*\)\s*;)re");
+// The messages of the rule list in the rules header a template includes (kernel_templates/
+// <name>_rules.h), as check() words them: "FAMILY: message".
+std::set<std::string> rule_messages(const KernelFamily& family) {
+  static const std::regex kInclude(R"re(#include "([a-z0-9_]+_rules\.h)")re");
+  static const std::regex kRule(R"re(RULE\(FAMILY,[^"]*"([^"]*)"\))re");
   std::set<std::string> messages;
-  const std::string text(source);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kAssert); it != std::sregex_iterator(); ++it) {
-    messages.insert((*it)[1].str());
+  const std::string source(embedded_kernel_file(family.source_file()));
+  for (auto header = std::sregex_iterator(source.begin(), source.end(), kInclude); header != std::sregex_iterator();
+       ++header) {
+    const std::string rules(embedded_kernel_file((*header)[1].str()));
+    for (auto it = std::sregex_iterator(rules.begin(), rules.end(), kRule); it != std::sregex_iterator(); ++it) {
+      messages.insert(std::string(family.name()) + ": " + (*it)[1].str());
+    }
   }
   return messages;
 }
@@ -221,6 +232,7 @@ std::vector<KernelConfig> product_neighbours(const Product& product, const Kerne
 }
 
 struct Verdicts {
+  std::set<std::string> rules;  // the family's rule messages
   std::vector<std::string> disagreements;
   std::set<std::string> fired;  // static_assert messages seen
   std::size_t compiled = 0;
@@ -252,26 +264,88 @@ void expect_refused(const KernelFamily& family, const std::vector<KernelConfig>&
       continue;
     }
     verdicts.compiled += batch.size();
-    std::set<std::string> asserted;
+    std::map<std::string, std::set<std::string>> asserted;  // instantiation's arguments -> messages
     for (const StaticAssertion& assertion : static_assertions_in(outcome.log)) {
       verdicts.fired.insert(assertion.message);
-      asserted.insert(assertion.arguments);
+      asserted[assertion.arguments].insert(assertion.message);
     }
     for (const KernelConfig& config : batch) {
-      if (!asserted.count(diagnostic_arguments(config))) {
-        verdicts.disagreements.push_back(kernel_name(config) + ": check() refuses (" + *family.check(config) +
+      const std::string reason = *family.check(config);
+      const auto fired = asserted.find(diagnostic_arguments(config));
+      if (fired == asserted.end()) {
+        verdicts.disagreements.push_back(kernel_name(config) + ": check() refuses (" + reason +
                                          ") but no static assertion fires for it");
+      } else if (verdicts.rules.count(reason) && !fired->second.count(reason)) {
+        verdicts.disagreements.push_back(kernel_name(config) + ": check() refuses with the rule '" + reason +
+                                         "', which the template does not assert");
       }
     }
   }
 }
 
-void check_agreement(std::string_view family_name, const std::map<std::string, std::vector<int>>& extra_values,
-                     const std::vector<int>& extra_aligns,
-                     const std::map<std::string, std::vector<int>>& narrowed = {},
-                     const std::vector<Layout>& layouts = {Layout::NN}) {
-  const KernelFamily& family = find_family(family_name);
-  const Product product = extended_product(family, extra_values, extra_aligns, narrowed, layouts);
+// What a family's configurations are drawn from, beyond its search values (see extended_product).
+struct Extras {
+  std::map<std::string, std::vector<int>> values;
+  std::vector<int> aligns;
+  std::map<std::string, std::vector<int>> narrowed;
+  std::vector<Layout> layouts = {Layout::NN};
+};
+
+// Values that break each family's rules. A family not listed is tried on its search values and
+// an alignment of 3; the check that every rule fires says what to add here.
+const std::map<std::string, Extras, std::less<>> kExtras = {
+    {"naive", {{{"TILE", {1, 3, 33, 64}}}, {2}}},
+    {"coalesced", {{{"TILE", {1, 3, 33, 64}}}, {2}}},
+    {"smem", {{{"TILE", {1, 3, 33, 64}}}, {4}}},
+    {"reg1d", {{{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {1, 2, 64}}, {"TM", {3, 64}}}, {2}}},
+    {"reg2d", {{{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {1, 64}}, {"TM", {1, 3, 16}}, {"TN", {1, 3, 16}}}, {4}}},
+    {"vectorized",
+     {{{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {2, 6, 64}}, {"TM", {2, 6, 16}}, {"TN", {2, 6, 16}}}, {3}}},
+    // Nine parameters: the full product would take hours to compile, so each keeps the values that
+    // reach every rule (lanes, thread tile size, warp and block divisibility, thread count, copies,
+    // shared memory, stages). Which operand tiles go by cp.async, and so must divide evenly over
+    // the threads, depends on the layout: nn has B's rule, tn A's and B's.
+    {"warptile",
+     {{{"BM", {96, 512}}, {"BK", {1, 64}}, {"WM", {24}}, {"TM", {6}}, {"STAGES", {1}}, {"SPLITK", {24}}},
+      {3},
+      {{"BM", {128}}, {"BN", {128, 256}}, {"BK", {8}}, {"WM", {16, 32}}, {"WN", {64, 128}}, {"TM", {8, 16}},
+       {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}},
+      {Layout::NN, Layout::TN}}},
+    // Seven parameters: each keeps the values that reach every rule (MMA tile, warp and block
+    // divisibility, BK, accumulators, thread count, stages, shared memory). The shared memory a
+    // tile takes depends on whether it is K-contiguous, which nn and tt have the other way round.
+    {"tf32x3",
+     {{{"BM", {96}}, {"BK", {12}}, {"WM", {24, 128}}, {"WN", {12}}, {"STAGES", {1}}, {"SPLITK", {24}}},
+      {3},
+      {{"BM", {128, 256}}, {"BN", {128, 256}}, {"BK", {32}}, {"WM", {32, 64}}, {"WN", {32, 64}}, {"STAGES", {4}},
+       {"SPLITK", {1, 4}}},
+      {Layout::NN, Layout::TT}}},
+    // Five parameters; SPLITK narrowed to one split and none, and one value its rule refuses.
+    // Shared memory depends on the layout as in tf32x3.
+    {"wgmma",
+     {{{"BM", {96, 320}}, {"BN", {96}}, {"BK", {12, 40}}, {"STAGES", {1}}, {"SPLITK", {24}}},
+      {3},
+      {{"SPLITK", {1, 4}}},
+      {Layout::NN, Layout::TT}}},
+    // Five parameters; STAGES narrowed to a small and a deep pipeline (6 overflows shared memory
+    // at 128 x 128, more so for tn's transposed copy), SPLITK to none and one split.
+    {"tmawgmma",
+     {{{"BM", {96}}, {"BN", {96}}, {"STAGES", {1}}, {"SCHEDULE", {4}}},
+      {3},
+      {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
+      {Layout::NN, Layout::TN}}},
+    {"tmatf32",
+     {{{"BM", {96}}, {"BN", {96}}, {"STAGES", {1}}, {"SCHEDULE", {4}}},
+      {3},
+      {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
+      {Layout::NN, Layout::TN}}},
+    {"skinny", {{{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}, {"SPLITK", {24}}}, {3}}},
+};
+
+void check_agreement(const KernelFamily& family) {
+  const auto listed = kExtras.find(family.name());
+  const Extras extras = listed != kExtras.end() ? listed->second : Extras{{}, {3}};
+  const Product product = extended_product(family, extras.values, extras.aligns, extras.narrowed, extras.layouts);
   std::set<std::string> accepted_names;
   std::vector<KernelConfig> accepted;
   std::map<std::string, std::vector<KernelConfig>> refused_by_reason;
@@ -303,6 +377,8 @@ void check_agreement(std::string_view family_name, const std::map<std::string, s
   }
 
   Verdicts verdicts;
+  verdicts.rules = rule_messages(family);
+  REQUIRE_FALSE(verdicts.rules.empty());
   expect_accepted(family, accepted, verdicts);
   expect_refused(family, refused_to_compile, verdicts);
   for (const KernelConfig& config : sample_evenly(accepted, kAcceptedToCubin)) {
@@ -319,69 +395,14 @@ void check_agreement(std::string_view family_name, const std::map<std::string, s
                               << verdicts.compiled << "; disagreements:\n" << report);
   CHECK(verdicts.disagreements.empty());
 
-  for (const std::string& message : static_assert_messages(embedded_kernel_file(family.source_file()))) {
-    INFO("static_assert never fired: \"" << message << "\"");
+  for (const std::string& message : verdicts.rules) {
+    INFO("rule never broken (add values to kExtras that break it): \"" << message << "\"");
     CHECK(verdicts.fired.count(message) == 1);
   }
 }
 
+// One test case a registered family.
+const testing::FamilyTestCases agreement("check() agrees with the template's static_asserts", "[nvrtc]",
+                                         check_agreement);
+
 }  // namespace
-
-TEST_CASE("check() agrees with the template's static_asserts: naive", "[nvrtc]") {
-  check_agreement("naive", {{"TILE", {1, 3, 33, 64}}}, {2});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: coalesced", "[nvrtc]") {
-  check_agreement("coalesced", {{"TILE", {1, 3, 33, 64}}}, {2});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: smem", "[nvrtc]") {
-  check_agreement("smem", {{"TILE", {1, 3, 33, 64}}}, {4});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: reg1d", "[nvrtc]") {
-  check_agreement("reg1d", {{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {1, 2, 64}}, {"TM", {3, 64}}}, {2});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: reg2d", "[nvrtc]") {
-  check_agreement("reg2d", {{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {1, 64}}, {"TM", {1, 3, 16}}, {"TN", {1, 3, 16}}},
-                  {4});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: vectorized", "[nvrtc]") {
-  check_agreement("vectorized",
-                  {{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {2, 6, 64}}, {"TM", {2, 6, 16}}, {"TN", {2, 6, 16}}},
-                  {3});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: warptile", "[nvrtc]") {
-  // Nine parameters: the full product would take hours to compile, so each keeps the values that
-  // reach every rule (lanes, thread tile size, warp and block divisibility, thread count, copies,
-  // shared memory, stages). Which operand tiles go by cp.async, and so must divide evenly over
-  // the threads, depends on the layout: nn has B's rule, tn A's and B's.
-  check_agreement("warptile", {{"BM", {96, 512}}, {"BK", {1, 64}}, {"WM", {24}}, {"TM", {6}}, {"STAGES", {1}}}, {3},
-                  {{"BM", {128}}, {"BN", {128, 256}}, {"BK", {8}}, {"WM", {16, 32}}, {"WN", {64, 128}},
-                   {"TM", {8, 16}}, {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}},
-                  {Layout::NN, Layout::TN});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: tf32x3", "[nvrtc]") {
-  // Seven parameters: each keeps the values that reach every rule (MMA tile, warp and block
-  // divisibility, BK, accumulators, thread count, stages, shared memory). The shared memory a
-  // tile takes depends on whether it is K-contiguous, which nn and tt have the other way round.
-  check_agreement("tf32x3", {{"BM", {96}}, {"BK", {12}}, {"WM", {24, 128}}, {"WN", {12}}, {"STAGES", {1}}}, {3},
-                  {{"BM", {128, 256}}, {"BN", {128, 256}}, {"BK", {32}}, {"WM", {32, 64}}, {"WN", {32, 64}},
-                   {"STAGES", {4}}, {"SPLITK", {1, 4}}},
-                  {Layout::NN, Layout::TT});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: wgmma", "[nvrtc]") {
-  // Five parameters; SPLITK narrowed to one split and none (its rule is check_splitk's, tested
-  // with the other families). Shared memory depends on the layout as in tf32x3.
-  check_agreement("wgmma", {{"BM", {96, 320}}, {"BN", {96}}, {"BK", {12, 40}}, {"STAGES", {1}}}, {3},
-                  {{"SPLITK", {1, 4}}}, {Layout::NN, Layout::TT});
-}
-
-TEST_CASE("check() agrees with the template's static_asserts: skinny", "[nvrtc]") {
-  check_agreement("skinny", {{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}}, {3});
-}

@@ -9,22 +9,13 @@
 // its group's slices in order into the group's first slice, and the last group to finish adds
 // the groups' sums in order. Each finisher resets its counter for the next launch.
 //
-// Workspace layout (floats): [counters, rounded up to 4][partials: SPLITK x M x N]. Counters: one
-// per (tile, group), then, with more than one group, one per tile.
+// The workspace's layout is splitk_workspace.h's, which the host sizes it by.
 #pragma once
 
 #include "common.cuh"
+#include "splitk_workspace.h"
 
 namespace gemmtune {
-
-constexpr int kSplitkGroup = 16;
-
-__host__ __device__ constexpr int splitk_groups(int splitk) { return (splitk + kSplitkGroup - 1) / kSplitkGroup; }
-
-__host__ __device__ constexpr long long splitk_counter_floats(long long tiles, int splitk) {
-  const long long counters = tiles * splitk_groups(splitk) + (splitk_groups(splitk) > 1 ? tiles : 0);
-  return (counters + 3) / 4 * 4;
-}
 
 // Where slice `z` keeps its partial sum of output (m, n), with `tiles` output tiles in the grid.
 template <int SPLITK>
@@ -124,8 +115,7 @@ __device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float
 template <int ROWS, int COLS, int THREADS, int SPLITK>
 __device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long long tile, long long tiles, int z, int m0,
                                                    int n0, int tid) {
-  static_assert(SPLITK <= kSplitkGroup || SPLITK % kSplitkGroup == 0,
-                "SPLITK above 16 must be a multiple of 16 (whole groups of slices)");
+  static_assert(splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16 (whole groups of slices)");
   constexpr int GROUPS = splitk_groups(SPLITK);
   constexpr int GROUP = GROUPS == 1 ? SPLITK : kSplitkGroup;
   unsigned* counters = reinterpret_cast<unsigned*>(p.workspace);

@@ -1,9 +1,9 @@
-// The shape of a tmawgmma block (tmawgmma.cuh) as a function of its configuration, shared by the
-// kernel and the host (launch shape, shared memory, legality). Plain C++ (CUDA qualifiers only
-// under NVRTC/nvcc), no includes but gemm_params.h.
+// The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
+// static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
+// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK, ALIGN and SMEM_BYTES.
 #pragma once
 
-#include "gemm_params.h"
+#include "family_rules.h"
 
 namespace gemmtune {
 
@@ -31,3 +31,13 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
 }
 
 }  // namespace gemmtune
+
+#define GEMMTUNE_TMAWGMMA_RULES(RULE, FAMILY)                                                          \
+  RULE(FAMILY, BM == 64 || BM == 128, "BM must be 64 or 128")                                          \
+  RULE(FAMILY, BN == 64 || BN == 128, "BN must be 64 or 128")                                          \
+  RULE(FAMILY, STAGES >= 2, "STAGES must be at least 2 (one stage computes while the next loads)")    \
+  RULE(FAMILY, SCHEDULE >= 1 && SCHEDULE <= 3,                                                         \
+       "SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)")                              \
+  RULE(FAMILY, SCHEDULE == 2 || SPLITK == 1, "SPLITK must be 1 unless SCHEDULE is 2 (split-K)")        \
+  RULE(FAMILY, ALIGN == 4, "ALIGN must be 4 (TMA needs 16-byte aligned rows)")                         \
+  RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")

@@ -1,0 +1,23 @@
+// The legality of a reg2d configuration, for reg2d.cuh's static_asserts and the host's check alike
+// (family_rules.h says how). Rules read BM BN BK TM TN, ALIGN and THREADS.
+#pragma once
+
+#include "family_rules.h"
+
+namespace gemmtune {
+
+// reg2d's and vectorized's: a thread a TM x TN tile. In 64 bits, so that the host can work it out
+// for any parameters before its rules refuse them.
+GEMMTUNE_HOST_DEVICE constexpr long long reg2d_threads(int BM, int BN, int TM, int TN) {
+  return 1LL * (BM / TM) * (BN / TN);
+}
+
+}  // namespace gemmtune
+
+#define GEMMTUNE_REG2D_RULES(RULE, FAMILY)                                                                     \
+  RULE(FAMILY, TM >= 1 && TN >= 1 && BM % TM == 0 && BN % TN == 0, "BM and BN must be multiples of TM and TN") \
+  RULE(FAMILY, THREADS >= 32 && THREADS <= 1024, "(BM / TM) * (BN / TN) threads must be 32..1024")             \
+  RULE(FAMILY, (BM * BK) % THREADS == 0, "the A tile (BM * BK) must divide evenly over the threads")           \
+  RULE(FAMILY, (BK * BN) % THREADS == 0, "the B tile (BK * BN) must divide evenly over the threads")           \
+  RULE(FAMILY, 4LL * (BM * BK + BK * BN) <= 48 * 1024, "static shared memory must fit in 48 KB")               \
+  RULE(FAMILY, ALIGN == 1, "reads single floats; ALIGN must be 1")

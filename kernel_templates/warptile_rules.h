@@ -1,0 +1,40 @@
+// The legality of a warptile configuration, for warptile.cuh's static_asserts and the host's check
+// alike (family_rules.h says how), and the sizes both derive from it. Rules read BM BN BK WM WN TM
+// TN STAGES SPLITK, the layout L, ALIGN, THREADS and SMEM_BYTES.
+#pragma once
+
+#include "family_rules.h"
+#include "splitk_workspace.h"
+
+namespace gemmtune {
+
+// (BM / WM) x (BN / WN) warps. Sizes are in 64 bits, so that the host can work them out for any
+// parameters before its rules refuse them.
+GEMMTUNE_HOST_DEVICE constexpr long long warptile_threads(int BM, int BN, int WM, int WN) {
+  return 32LL * (BM / WM) * (BN / WN);
+}
+
+// STAGES pipeline stages of the K-major A and B tiles (As[k][m], Bs[k][n]), rows padded by 4 floats.
+GEMMTUNE_HOST_DEVICE constexpr long long warptile_smem_bytes(int BM, int BN, int BK, int STAGES) {
+  return 4LL * STAGES * BK * (BM + 4 + BN + 4);
+}
+
+}  // namespace gemmtune
+
+// Tiles copied by cp.async must divide evenly; K-contiguous ones (through registers) need not.
+#define GEMMTUNE_WARPTILE_RULES(RULE, FAMILY)                                                          \
+  RULE(FAMILY, TM % 4 == 0 && TN % 4 == 0 && TM > 0 && TN > 0, "TM and TN must be multiples of 4")     \
+  RULE(FAMILY, STAGES >= 2, "STAGES must be at least 2 (one stage computes while the next loads)")     \
+  RULE(FAMILY, TM * TN <= 128, "a thread tile of more than 128 accumulators cannot stay in registers") \
+  RULE(FAMILY, WM % TM == 0 && WN % TN == 0, "WM and WN must be multiples of TM and TN")               \
+  RULE(FAMILY, (WM / TM) * (WN / TN) == 32, "(WM / TM) * (WN / TN) must be 32, the lanes of a warp")   \
+  RULE(FAMILY, BM % WM == 0 && BN % WN == 0, "BM and BN must be multiples of WM and WN")               \
+  RULE(FAMILY, THREADS <= 1024, "32 * (BM / WM) * (BN / WN) threads must be at most 1024")             \
+  RULE(FAMILY, ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "ALIGN must be 1, 2 or 4")                      \
+  RULE(FAMILY, BK % 4 == 0, "BK must be a multiple of 4")                                              \
+  RULE(FAMILY, !a_is_transposed(L) || BK * BM / ALIGN % THREADS == 0,                                  \
+       "the A tile's copies must divide evenly over the threads")                                      \
+  RULE(FAMILY, b_is_transposed(L) || BK * BN / ALIGN % THREADS == 0,                                   \
+       "the B tile's copies must divide evenly over the threads")                                      \
+  RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")                           \
+  RULE(FAMILY, splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16")
