@@ -17,6 +17,21 @@
 
 namespace gemmtune {
 
+// The part of K this block computes, slice blockIdx.z of SPLITK: [begin, end), whole BK tiles;
+// the last slice may be shorter or empty.
+template <int BK>
+struct KSlice {
+  int begin;
+  int end;
+  __device__ __forceinline__ int tiles() const { return (end - begin + BK - 1) / BK; }
+};
+template <int BK, int SPLITK>
+__device__ __forceinline__ KSlice<BK> k_slice(int K) {
+  const int k_per_slice = ((K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
+  const int begin = min(K, static_cast<int>(blockIdx.z) * k_per_slice);
+  return {begin, min(K, begin + k_per_slice)};
+}
+
 // Where slice `z` keeps its partial sum of output (m, n), with `tiles` output tiles in the grid.
 template <int SPLITK>
 __device__ __forceinline__ float* splitk_partial(const GemmParams& p, long long tiles, int z, int m, int n) {

@@ -66,11 +66,8 @@ __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
   const int m0 = blockIdx.y * BM;
   const int n0 = blockIdx.x * BN;
 
-  // This block's slice of K: whole BK tiles, the last slice may be shorter or empty.
-  const int k_per_slice = ((p.K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
-  const int k_begin = min(p.K, static_cast<int>(blockIdx.z) * k_per_slice);
-  const int k_end = min(p.K, k_begin + k_per_slice);
-  const int k_tiles = (k_end - k_begin + BK - 1) / BK;
+  const KSlice<BK> slice = k_slice<BK, SPLITK>(p.K);
+  const int k_begin = slice.begin, k_end = slice.end, k_tiles = slice.tiles();
 
   const bool interior = m0 + BM <= p.M && n0 + BN <= p.N;
   auto load_stage = [&](int tile) {

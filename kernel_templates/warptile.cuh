@@ -72,6 +72,28 @@ struct KContiguousTile {
   }
 };
 
+// Copies the BK x ROWS tile at (k0, r0) of an operand stored with its ROWS dimension contiguous
+// (a transposed A: K x M, a plain B: K x N; row k at src + k * ld) to dst[k * LD + r] by cp.async,
+// ALIGN floats at a time; r at or past `rows` and k at or past k_end read as zero. CHECKED false:
+// the caller knows the whole tile is inside the matrix.
+template <int ROWS, int BK, int LD, int THREADS, int ALIGN, bool CHECKED>
+__device__ __forceinline__ void copy_k_major_tile(float* dst, const float* src, long long ld, int r0, int rows, int k0,
+                                                  int k_end, int tid) {
+#pragma unroll
+  for (int i = 0; i < BK * ROWS / ALIGN / THREADS; ++i) {
+    const int chunk = i * THREADS + tid;
+    const int k = chunk / (ROWS / ALIGN);
+    const int r = chunk % (ROWS / ALIGN) * ALIGN;
+    const long long offset = static_cast<long long>(k0 + k) * ld + r0 + r;
+    if (!CHECKED) {
+      cp_async_floats<ALIGN>(&dst[k * LD + r], src + offset, ALIGN);
+    } else {
+      const int valid = k0 + k < k_end ? min(max(rows - r0 - r, 0), ALIGN) : 0;
+      cp_async_floats<ALIGN>(&dst[k * LD + r], src + (valid > 0 ? offset : 0), valid);
+    }
+  }
+}
+
 // Fills one pipeline stage: As[k * A_LD + m] with the BK x BM tile of op(A) at (m0, k0) and
 // Bs[k * B_LD + n] with the BK x BN tile of op(B) at (k0, n0); k at or past k_end, m past M, n
 // past N read as zero. An operand stored with m (or n) contiguous goes by cp.async, ALIGN floats
@@ -94,36 +116,12 @@ struct WarptileLoader {
     if (A_K_CONTIGUOUS) {
       a_regs.template load<CHECKED>(p.A + static_cast<long long>(m0) * p.lda, p.lda, p.M - m0, k0, k_end, tid);
     } else {  // A stored K x M
-#pragma unroll
-      for (int i = 0; i < BK * BM / ALIGN / THREADS; ++i) {
-        const int chunk = i * THREADS + tid;
-        const int k = chunk / (BM / ALIGN);
-        const int m = chunk % (BM / ALIGN) * ALIGN;
-        const long long offset = static_cast<long long>(k0 + k) * p.lda + m0 + m;
-        if (!CHECKED) {
-          cp_async_floats<ALIGN>(&As[k * A_LD + m], p.A + offset, ALIGN);
-        } else {
-          const int valid = k0 + k < k_end ? min(max(p.M - m0 - m, 0), ALIGN) : 0;
-          cp_async_floats<ALIGN>(&As[k * A_LD + m], p.A + (valid > 0 ? offset : 0), valid);
-        }
-      }
+      copy_k_major_tile<BM, BK, A_LD, THREADS, ALIGN, CHECKED>(As, p.A, p.lda, m0, p.M, k0, k_end, tid);
     }
     if (B_K_CONTIGUOUS) {
       b_regs.template load<CHECKED>(p.B + static_cast<long long>(n0) * p.ldb, p.ldb, p.N - n0, k0, k_end, tid);
     } else {  // B stored K x N
-#pragma unroll
-      for (int i = 0; i < BK * BN / ALIGN / THREADS; ++i) {
-        const int chunk = i * THREADS + tid;
-        const int k = chunk / (BN / ALIGN);
-        const int n = chunk % (BN / ALIGN) * ALIGN;
-        const long long offset = static_cast<long long>(k0 + k) * p.ldb + n0 + n;
-        if (!CHECKED) {
-          cp_async_floats<ALIGN>(&Bs[k * B_LD + n], p.B + offset, ALIGN);
-        } else {
-          const int valid = k0 + k < k_end ? min(max(p.N - n0 - n, 0), ALIGN) : 0;
-          cp_async_floats<ALIGN>(&Bs[k * B_LD + n], p.B + (valid > 0 ? offset : 0), valid);
-        }
-      }
+      copy_k_major_tile<BN, BK, B_LD, THREADS, ALIGN, CHECKED>(Bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
     }
   }
 
@@ -181,11 +179,8 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   const int m0 = blockIdx.y * BM;
   const int n0 = blockIdx.x * BN;
 
-  // This block's slice of K: whole BK tiles, the last slice may be shorter or empty.
-  const int k_per_slice = ((p.K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
-  const int k_begin = min(p.K, static_cast<int>(blockIdx.z) * k_per_slice);
-  const int k_end = min(p.K, k_begin + k_per_slice);
-  const int k_tiles = (k_end - k_begin + BK - 1) / BK;
+  const KSlice<BK> slice = k_slice<BK, SPLITK>(p.K);
+  const int k_begin = slice.begin, k_end = slice.end, k_tiles = slice.tiles();
 
   float acc[TM][TN] = {};
   Loader loader;

@@ -24,6 +24,7 @@
 #include "log_options.hpp"
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
+#include "text.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
 
@@ -124,8 +125,8 @@ int run(const Options& options) {
     const long long count = static_cast<long long>(bytes / 16);
     auto add_row = [&](const std::string& operation, const std::string& shape, const TimingStats& time,
                        double moved) {
-      table.add_row({std::to_string(mib), operation, shape, format_fixed(time.median_ms, 4),
-                     format_fixed(moved / (time.median_ms * 1e-3) / 1e12, 2)});
+      table.add_row({std::to_string(mib), operation, shape, fixed(time.median_ms, 4),
+                     fixed(moved / (time.median_ms * 1e-3) / 1e12, 2)});
     };
     for (const ProbeKernel& probe : kernels) {
       for (const int blocks_per_sm : {4, 8, 16}) {

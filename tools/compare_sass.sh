@@ -10,7 +10,8 @@
 #   bash tools/compare_sass.sh compare KERNELC DIR   # exit 0: identical; 1: a kernel differs
 #
 # CUOBJDUMP (default: cuobjdump on PATH, else /usr/local/cuda/bin/cuobjdump) disassembles; JOBS
-# (default 2) kernels compile at a time; RETRIES (default 12) recompiles of a kernel that differs.
+# (default 2) kernels compile at a time; RETRIES (default 12) recompiles of a kernel that differs;
+# ONLY (a regular expression, e.g. "wgmma|tf32x3") compares those families alone.
 set -euo pipefail
 
 usage() { echo "usage: $0 write|compare KERNELC DIR" >&2; exit 2; }
@@ -41,6 +42,7 @@ EOF
 
 names() {
   configs | while read -r family aligns params; do
+    [[ -z "${ONLY:-}" || "$family" =~ ^(${ONLY})$ ]] || continue
     for param in $params; do
       for layout in nn nt tn tt; do
         for align in ${aligns//,/ }; do
@@ -92,7 +94,7 @@ build_all "$new"
 # up to RETRIES times (default 12), and counts as identical when one of them matches.
 retries=${RETRIES:-12}
 status=0 unsteady=0
-for file in $( (ls "$dir"; ls "$new") | sort -u); do
+for file in $( (ls "$dir" | grep -E "^gemmtune_sgemm_(${ONLY:-[a-z0-9]+})_"; ls "$new") | sort -u); do
   cmp -s "$dir/$file" "$new/$file" 2> /dev/null && continue
   matched=0
   if [[ "$file" == *.sass && -f "$dir/$file" ]]; then

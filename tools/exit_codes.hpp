@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "error.hpp"
 #include "log_options.hpp"
 
 namespace gemmtune {
@@ -18,11 +19,8 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitFailure = 3;
 
 // Input a tool cannot use (a file, a database, a name, a value); the tool exits kExitBadInput
-// with the message.
-class BadInput : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// with the message. The libraries below throw it as InputError (runtime/core/error.hpp).
+using BadInput = InputError;
 
 // "Exit codes: 0 done, 2 bad input (BAD_INPUT), 3 failure while running (FAILURE)." for --help,
 // on two lines where one would be long.

@@ -10,8 +10,6 @@
 #include <optional>
 
 #include "build_info.hpp"
-#include "compare.hpp"
-#include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "device.hpp"
 #include "exit_codes.hpp"
@@ -19,21 +17,20 @@
 #include "gemm_call.hpp"
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
+#include "measurement.hpp"
 #include "log_options.hpp"
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
-#include "operand_sets.hpp"
 #include "output_file.hpp"
-#include "precision.hpp"
 #include "problem.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
+#include "text.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
 #include "tuning_db.hpp"
-#include "workspace.hpp"
 
 namespace gemmtune {
 namespace {
@@ -70,27 +67,20 @@ class Bench {
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
   // to compile or run, or its check against cuBLAS.
   bool run(const Problem& problem, TextTable& table, TextTable& csv) {
-    OperandSets operands(problem.layout, problem.M, problem.N, problem.K, device_.l2_bytes,
-                         device_.global_memory_bytes, 20261129u);
-    const float alpha = options_.alpha, beta = options_.beta;
     Stream stream;
     CublasHandle cublas;
-    // The reference: cuBLAS on set 0 from the initial C.
-    cublas_sgemm(cublas.get(), problem.layout, operands.check_params(alpha, beta, stream.get()), stream.get());
-    const std::vector<float> reference = operands.check_result(stream.get());
-
+    tuner::ProblemMeasurement measurement(problem, options_.alpha, options_.beta, device_.l2_bytes,
+                                          device_.global_memory_bytes, stream.get(), cublas.get());
     TimingOptions timing;
     timing.target_ms = options_.target_ms;
-    const TimingStats cublas_time = time_launches(
-        [&](int i) { cublas_sgemm(cublas.get(), problem.layout, operands.params(i, alpha, beta), stream.get()); },
-        operands.count(), stream.get(), timing);
+    const TimingStats cublas_time = measurement.time_cublas(timing);
     const std::string shape = to_string(problem);
     spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
     add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, "reference");
 
     bool all_passed = true;
-    const int call_align = call_alignment(operands.params(0, alpha, beta));
+    const int call_align = measurement.alignment();
     // Times one configuration after checking it against the reference; false when it failed.
     auto bench_config = [&](const std::string& tag, const std::string& summary, const KernelConfig& config) {
       const std::string name = kernel_name(config);
@@ -98,22 +88,14 @@ class Bench {
         const CompiledKernel compiled = compile_kernel(config, device_.arch());
         spdlog::debug("{}: compiled for {}: {}", name, device_.arch(), to_string(compiled.resources));
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
-        Workspace workspace;
-        auto with_workspace = [&](GemmParams params) {
-          workspace.attach(kernel, params, stream.get());
-          return params;
-        };
-        kernel.launch(with_workspace(operands.check_params(alpha, beta, stream.get())), stream.get());
-        const Comparison check = compare_outputs(operands.check_result(stream.get()), reference, problem.M,
-                                                 problem.N, operands.ldc(), gemm_tolerance(find_family(config.family).precision(), problem.K));
-        if (!check.passed) {
+        const tuner::KernelMeasurement measured = measurement.measure(kernel, timing);
+        const Comparison& check = measured.check;
+        if (!measured.timing) {
           spdlog::error("{} on {}: wrong result: {}", name, shape, check.summary);
           add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);
           return false;
         }
-        const TimingStats time = time_launches(
-            [&](int i) { kernel.launch(with_workspace(operands.params(i, alpha, beta)), stream.get()); },
-            operands.count(), stream.get(), timing);
+        const TimingStats& time = *measured.timing;
         spdlog::debug("{}: {}, median {:.4f} ms over {} runs", name, check.summary, time.median_ms, time.repetitions);
         add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
                 check.summary);
@@ -159,11 +141,11 @@ class Bench {
                std::string_view family, std::string_view summary, const std::string& kernel,
                const Problem& problem, const TimingStats& time, double cublas_ms, const std::string& check) {
     const double percent = 100.0 * cublas_ms / time.median_ms;
-    table.add_row({shape, version, std::string(summary), kernel, format_fixed(time.median_ms, 3),
-                   format_fixed(tflops(problem, time.median_ms), 2), format_fixed(percent, 1), check});
-    csv.add_row({shape, version, std::string(family), kernel, format_fixed(time.median_ms, 5),
-                 format_fixed(time.p10_ms, 5), format_fixed(time.p90_ms, 5), std::to_string(time.repetitions),
-                 format_fixed(tflops(problem, time.median_ms), 3), format_fixed(percent, 2), check});
+    table.add_row({shape, version, std::string(summary), kernel, fixed(time.median_ms, 3),
+                   fixed(tflops(problem, time.median_ms), 2), fixed(percent, 1), check});
+    csv.add_row({shape, version, std::string(family), kernel, fixed(time.median_ms, 5),
+                 fixed(time.p10_ms, 5), fixed(time.p90_ms, 5), std::to_string(time.repetitions),
+                 fixed(tflops(problem, time.median_ms), 3), fixed(percent, 2), check});
   }
 
   void add_failure(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
@@ -303,6 +285,7 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
   using namespace gemmtune;
+  keep_ptxas_reports();  // the compiled kernels' resources are logged
   Options options;
   LogOptions log_options;
   CLI::App app{

@@ -11,9 +11,12 @@
 #
 # Steps (the device call has a 10-minute limit: pick what fits):
 #   test      every test, [gpu] included (ctest; TEST_FILTER=regex runs those that match)
+#   gputests  only the [gpu] test cases, each binary run with Catch's "[gpu]" tag and durations
+#             (TEST_TIMEOUT a binary): the CPU tests are CI's, so this is the quick GPU check
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
 #   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
-#   overhead  sgemm_overhead: host cost of a runtime call against a bare launch and cuBLAS
+#   overhead  sgemm_overhead: host cost of a warm runtime call against a bare cudaLaunchKernel of the
+#             same kernel and cuBLAS (the figure: sgemm() overhead N us)
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
@@ -62,6 +65,20 @@ if wants test; then
   timeout 120 "$build/bin/test_gpu_kernels" "tf32x3 stays as close to FP64 as FP32 arithmetic does" 2>&1 |
     grep -E "normwise|passed|failed" > "$OUT/accuracy.txt"
   summary+=(accuracy.txt)
+fi
+
+if wants gputests; then
+  status "[gpu] tests"
+  for binary in "$build"/bin/test_*; do
+    [ -x "$binary" ] || continue
+    # A binary with no [gpu] case exits non-zero with "No test cases matched": skip it quietly.
+    "$binary" --list-test-names-only "[gpu]" 2>/dev/null | grep -q . || continue
+    echo "## $(basename "$binary")" >> "$OUT/gputests.log"
+    timeout "${TEST_TIMEOUT:-300}" "$binary" "[gpu]" -d yes >> "$OUT/gputests.log" 2>&1
+    echo "exit $? $(basename "$binary")" >> "$OUT/gputests.log"
+  done
+  grep -E "^## |^exit |test cases|assertions|FAILED|SKIPPED|^[0-9.]+ s: " "$OUT/gputests.log" > "$OUT/gputests-summary.txt"
+  summary+=(gputests-summary.txt)
 fi
 
 db=/tmp/gemmtune-tuned.db

@@ -80,6 +80,7 @@ void compile_one(const std::string& name, const std::string& arch, bool show_log
 
 int main(int argc, char** argv) {
   using namespace gemmtune;
+  keep_ptxas_reports();  // it prints ptxas's report of every kernel
   std::vector<std::string> names;
   std::string arch = "sm_90";
   std::string out_dir;

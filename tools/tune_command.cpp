@@ -22,6 +22,7 @@
 #include "progress_printer.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
+#include "text.hpp"
 #include "text_table.hpp"
 #include "tuning_run.hpp"
 
@@ -69,8 +70,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
                       ? ", " + std::to_string(run.cubins_stored_concurrently) +
                             " of them after waiting for another run that was compiling them"
                       : std::string())
-              << ") in " << format_fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
-              << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
+              << ") in " << fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
+              << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
     return;
   }
   TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
@@ -79,14 +80,14 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
     const double flops = p.problem.flops();
     std::vector<std::string> row{to_string(p.problem)};
     if (p.winner) {
-      row.insert(row.end(), {p.winner->kernel_name, format_fixed(p.winner->median_ms, 4),
-                             format_fixed(flops / p.winner->median_ms / 1e9, 2)});
+      row.insert(row.end(), {p.winner->kernel_name, fixed(p.winner->median_ms, 4),
+                             fixed(flops / p.winner->median_ms / 1e9, 2)});
     } else {
       row.insert(row.end(), {"(none: every candidate failed)", "-", "-"});
     }
-    row.insert(row.end(), {format_fixed(p.cublas_ms, 4), format_fixed(flops / p.cublas_ms / 1e9, 2),
-                           p.winner ? format_fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
-                           format_fixed(p.seconds, 1),
+    row.insert(row.end(), {fixed(p.cublas_ms, 4), fixed(flops / p.cublas_ms / 1e9, 2),
+                           p.winner ? fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
+                           fixed(p.seconds, 1),
                            std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
                                " of " + std::to_string(p.space)});
     table.add_row(row);
@@ -94,14 +95,15 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
   table.print_markdown(std::cout);
   std::cout << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
             << run.cubins_reused << " reused from the database; " << run.worker_restarts
-            << " measuring-process restart(s); total " << format_fixed(run.wall_seconds, 1) << " s ("
-            << format_fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
+            << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
+            << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
             << " cubins/s over the whole run, compiling overlapped with measuring)\n";
 }
 
 }  // namespace
 
 int tune_main(int argc, char** argv) {
+  keep_ptxas_reports();  // spills are told by ptxas's report, in this process and its workers
   tuner::TuneOptions options;
   const int cores = usable_cores();
   options.jobs = cores;
@@ -178,7 +180,7 @@ int tune_main(int argc, char** argv) {
     return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {
     std::cerr << "tune: " << error.what() << '\n';
-    return 2;
+    return kExitBadInput;
   }
 
   ProgressPrinter progress(log_options.quiet);
@@ -190,22 +192,18 @@ int tune_main(int argc, char** argv) {
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
     progress.finish();
     print_report(run, options);
-    return 0;
+    return kExitDone;
   } catch (const tuner::ShapesFileError& error) {
     std::cerr << "tune: " << error.what() << '\n';
-    return 2;
-  } catch (const tuner::DatabaseRefused& error) {
+    return kExitBadInput;
+  } catch (const InputError& error) {  // a database, GPU or family the user must change
     progress.finish();  // ends a progress bar's line; no blank line otherwise
     std::cerr << "tune: " << error.what() << '\n';
-    return 2;
+    return kExitBadInput;
   } catch (const std::exception& error) {
     progress.finish();
-    const std::string message = error.what();
-    std::cerr << "tune: " << message << '\n';
-    const bool bad_input = message.find("no visible GPU matches") != std::string::npos ||
-                           message.find("no usable CUDA device") != std::string::npos ||
-                           message.find("does not run on") != std::string::npos;  // a named family
-    return bad_input ? 2 : 3;
+    std::cerr << "tune: " << error.what() << '\n';
+    return kExitFailure;
   }
 }
 

@@ -25,6 +25,8 @@
 #include "output_file.hpp"
 #include "problem_rows.hpp"
 #include "report_model.hpp"
+#include "text.hpp"
+#include "text_table.hpp"
 #include "tuning_db_merge.hpp"
 #include "tuning_db.hpp"
 #include "winner_diff.hpp"
@@ -33,55 +35,16 @@ namespace {
 
 using namespace gemmtune::cache;
 using gemmtune::BadInput;
+using gemmtune::csv_field;
+using gemmtune::TextTable;
 using gemmtune::kExitDone;
 using gemmtune::kExitFailure;
 // Keeps fields in the order written, so exports read like the schema.
 using json = nlohmann::ordered_json;
 
-// An aligned plain-text table: each column as wide as its widest cell.
-class Table {
- public:
-  struct Column {
-    std::string header;
-    bool right_aligned = false;  // numbers
-  };
-  explicit Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
-
-  void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-
-  void print(std::ostream& out) const {
-    std::vector<std::size_t> widths;
-    for (const Column& column : columns_) widths.push_back(column.header.size());
-    for (const auto& row : rows_) {
-      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-    }
-    std::vector<std::string> headers;
-    for (const Column& column : columns_) headers.push_back(column.header);
-    print_line(out, headers, widths);
-    for (const auto& row : rows_) print_line(out, row, widths);
-  }
-
- private:
-  void print_line(std::ostream& out, const std::vector<std::string>& cells,
-                  const std::vector<std::size_t>& widths) const {
-    std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string padding(widths[i] - cells[i].size(), ' ');
-      line += i == 0 ? "" : "  ";
-      line += columns_[i].right_aligned ? padding + cells[i] : cells[i] + padding;
-    }
-    out << line.substr(0, line.find_last_not_of(' ') + 1) << '\n';
-  }
-
-  std::vector<Column> columns_;
-  std::vector<std::vector<std::string>> rows_;
-};
-
-std::string fixed(std::optional<double> value, int digits = 3) {
-  if (!value) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, *value);
-  return text;
+// A figure for a table, or "-" where there is none.
+std::string figure(std::optional<double> value, int digits = 3) {
+  return value ? gemmtune::fixed(*value, digits) : "-";
 }
 
 // The shortest text that reads back as the same double, for exports.
@@ -99,7 +62,7 @@ std::string gpu_label(const GpuKey& gpu) {
 // cuBLAS time over ours: above 1 means the tuned kernel is faster.
 std::string versus_cublas(const Winner& winner) {
   if (!winner.cublas_ms) return "-";
-  return fixed(*winner.cublas_ms / winner.median_ms, 2) + "x";
+  return figure(*winner.cublas_ms / winner.median_ms, 2) + "x";
 }
 
 // A database named on the command line that cannot be opened (missing, not a gemmtune database,
@@ -135,7 +98,7 @@ std::string holdings(const Database& db) {
 
 int list_command(const std::string& db_path) {
   const Database db = open_database(db_path);
-  Table gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
+  TextTable gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
   for (const Gpu& gpu : db.gpus()) {
     const GpuKey& key = gpu.info.key;
     gpus.add_row({key.name, std::to_string(key.cc_major) + "." + std::to_string(key.cc_minor),
@@ -143,9 +106,9 @@ int list_command(const std::string& db_path) {
                   gpu.info.cuda_runtime_version, gpu.info.nvrtc_version});
   }
   std::cout << "GPUs\n";
-  gpus.print(std::cout);
+  gpus.print_plain(std::cout);
 
-  Table problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
+  TextTable problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
                   {"winner"}, {"ms", true}, {"TFLOPS", true}, {"cuBLAS ms", true},
                   {"cuBLAS/ours", true}});
   for (const ProblemSummary& summary : db.problem_summaries()) {
@@ -153,13 +116,13 @@ int list_command(const std::string& db_path) {
     problems.add_row({gpu_label(summary.gpu), to_string(summary.problem),
                       std::to_string(summary.measured), std::to_string(summary.ok),
                       std::to_string(summary.failed), winner ? winner->kernel_name : "-",
-                      fixed(winner ? std::optional(winner->median_ms) : std::nullopt),
-                      fixed(winner ? std::optional(winner->tflops) : std::nullopt, 2),
-                      fixed(winner ? winner->cublas_ms : std::nullopt),
+                      figure(winner ? std::optional(winner->median_ms) : std::nullopt),
+                      figure(winner ? std::optional(winner->tflops) : std::nullopt, 2),
+                      figure(winner ? winner->cublas_ms : std::nullopt),
                       winner ? versus_cublas(*winner) : "-"});
   }
   std::cout << "\nProblems\n";
-  problems.print(std::cout);
+  problems.print_plain(std::cout);
   std::cout << '\n' << holdings(db) << '\n';
   return kExitDone;
 }
@@ -175,18 +138,18 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     if (rows.empty()) continue;
     std::cout << (shown ? "\n" : "") << gpu_label(gpu.info.key) << "  " << to_string(problem)
               << "  (" << rows.size() << " measurements)\n";
-    Table table({{"rank", true}, {"kernel"}, {"status"}, {"median ms", true}, {"min ms", true},
+    TextTable table({{"rank", true}, {"kernel"}, {"status"}, {"median ms", true}, {"min ms", true},
                  {"max ms", true}, {"TFLOPS", true}, {"measured at"}, {"error"}});
     for (const MeasurementRow& row : rows) {
       const auto& timing = row.timing;
       table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name,
                      std::string(to_string(row.status)),
-                     fixed(timing ? std::optional(timing->median_ms) : std::nullopt),
-                     fixed(timing ? std::optional(timing->min_ms) : std::nullopt),
-                     fixed(timing ? std::optional(timing->max_ms) : std::nullopt),
-                     fixed(row.tflops, 2), row.measured_at, row.error_text});
+                     figure(timing ? std::optional(timing->median_ms) : std::nullopt),
+                     figure(timing ? std::optional(timing->min_ms) : std::nullopt),
+                     figure(timing ? std::optional(timing->max_ms) : std::nullopt),
+                     figure(row.tflops, 2), row.measured_at, row.error_text});
     }
-    table.print(std::cout);
+    table.print_plain(std::cout);
     shown = true;
   }
   if (!shown) {
@@ -231,7 +194,7 @@ std::string dynamic_smem(const std::string& kernel_name) {
 int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
   const Database db = open_database(db_path);
   const std::vector<BinaryInfo> all = db.binaries();
-  Table table({{"kernel"}, {"arch"}, {"NVRTC"}, {"registers", true}, {"spill B", true}, {"static smem B", true},
+  TextTable table({{"kernel"}, {"arch"}, {"NVRTC"}, {"registers", true}, {"spill B", true}, {"static smem B", true},
                {"dynamic smem B", true}, {"cubin B", true}, {"this build"}, {"compiled at"}});
   std::size_t shown = 0;
   for (const BinaryInfo& binary : all) {
@@ -247,20 +210,13 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
                    dynamic_smem(key.kernel_name), std::to_string(binary.cubin_bytes), used_by_this_build(binary),
                    binary.compiled_at});
   }
-  table.print(std::cout);
+  table.print_plain(std::cout);
   std::cout << '\n'
             << (shown == all.size() ? std::to_string(all.size()) + " cubins"
                                     : std::to_string(shown) + " of " + std::to_string(all.size()) + " cubins match")
             << " (" << db_path << "); 'this build': yes where this build's tune and runtime use the cubin (the "
             << "same templates, NVRTC options and NVRTC " << gemmtune::nvrtc_version() << ")\n";
   return kExitDone;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
@@ -359,7 +315,7 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
   const auto b_winners = b.all_winners();
   spdlog::debug("{} winners in A, {} in B", a_winners.size(), b_winners.size());
   const auto differences = diff_winners(a_winners, b_winners);
-  Table table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
+  TextTable table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
                {"B ms", true}, {"B vs A", true}});
   std::map<DiffKind, int> counts;
   for (const WinnerDifference& difference : differences) {
@@ -370,13 +326,13 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
     const auto change = difference.time_change();
     table.add_row({gpu_label(difference.gpu), to_string(difference.problem),
                    std::string(to_string(difference.kind)), wa ? wa->kernel_name : "-",
-                   fixed(wa ? std::optional(wa->median_ms) : std::nullopt),
+                   figure(wa ? std::optional(wa->median_ms) : std::nullopt),
                    same_kernel ? "(same)" : wb ? wb->kernel_name : "-",
-                   fixed(wb ? std::optional(wb->median_ms) : std::nullopt),
-                   change ? (*change > 0 ? "+" : "") + fixed(*change * 100, 1) + "%" : "-"});
+                   figure(wb ? std::optional(wb->median_ms) : std::nullopt),
+                   change ? (*change > 0 ? "+" : "") + figure(*change * 100, 1) + "%" : "-"});
   }
   std::cout << "A: " << a_path << "\nB: " << b_path << "\n\n";
-  table.print(std::cout);
+  table.print_plain(std::cout);
   std::cout << '\n' << differences.size() << " winners compared";
   for (const auto& [kind, count] : counts) std::cout << ", " << count << " " << to_string(kind);
   std::cout << '\n';

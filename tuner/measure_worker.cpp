@@ -3,18 +3,12 @@
 #include <algorithm>
 
 #include "can_implement.hpp"
-#include "compare.hpp"
-#include "family_registry.hpp"
-#include "precision.hpp"
-#include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
-#include "gemm_call.hpp"
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
-#include "operand_sets.hpp"
+#include "measurement.hpp"
 #include "sm_clock.hpp"
 #include "spill_limit.hpp"
-#include "workspace.hpp"
 
 namespace gemmtune::tuner {
 namespace {
@@ -90,22 +84,14 @@ class MeasureSession {
   }
 
   Message set_problem(const Message& text, bool time_cublas) {
-    problem_ = parse_problem(text.get<std::string>());
-    operands_.reset();  // free the previous problem's sets first
+    const Problem problem = parse_problem(text.get<std::string>());
+    measurement_.reset();  // free the previous problem's sets first
     cudaDeviceProp prop{};
     GT_CUDA(cudaGetDeviceProperties(&prop, device_));
-    // The same seed for every candidate and after a restart: the same inputs.
-    operands_ = std::make_unique<OperandSets>(problem_.layout, problem_.M, problem_.N, problem_.K,
-                                              static_cast<std::size_t>(prop.l2CacheSize), prop.totalGlobalMem, 20261129u);
-    cublas_sgemm(cublas_->get(), problem_.layout, operands_->check_params(kAlpha, kBeta, stream_->get()), stream_->get());
-    reference_ = operands_->check_result(stream_->get());
-    Message reply{{"ok", true}, {"alignment", call_alignment(operands_->params(0, kAlpha, kBeta))}};
-    if (time_cublas) {
-      const TimingStats cublas = time_launches(
-          [&](int i) { cublas_sgemm(cublas_->get(), problem_.layout, operands_->params(i, kAlpha, kBeta), stream_->get()); },
-          operands_->count(), stream_->get(), timing_);
-      reply["cublas"] = timing_to_message(cublas);
-    }
+    measurement_ = std::make_unique<ProblemMeasurement>(problem, kAlpha, kBeta, static_cast<std::size_t>(prop.l2CacheSize),
+                                                        prop.totalGlobalMem, stream_->get(), cublas_->get());
+    Message reply{{"ok", true}, {"alignment", measurement_->alignment()}};
+    if (time_cublas) reply["cublas"] = timing_to_message(measurement_->time_cublas(timing_));
     return reply;
   }
 
@@ -128,27 +114,19 @@ class MeasureSession {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
     }
-    if (auto reason = can_implement(config, operands_->params(0, kAlpha, kBeta), kernel->device())) {
+    if (auto reason = can_implement(config, measurement_->call(), kernel->device())) {
       return failure(cache::Status::ResourceLimit, *reason);
     }
     try {
-      Workspace workspace;
-      auto with_workspace = [&](GemmParams params) {
-        workspace.attach(*kernel, params, stream_->get());
-        return params;
-      };
-      kernel->launch(with_workspace(operands_->check_params(kAlpha, kBeta, stream_->get())), stream_->get());
-      const Comparison check = compare_outputs(operands_->check_result(stream_->get()), reference_, problem_.M,
-                                               problem_.N, operands_->ldc(), gemm_tolerance(find_family(config.family).precision(), problem_.K));
-      if (!check.passed) {
-        Message reply = failure(cache::Status::WrongResult, check.summary);
-        reply["relative_error"] = check.relative_error;
+      const KernelMeasurement measured = measurement_->measure(*kernel, timing_);
+      if (!measured.timing) {
+        Message reply = failure(cache::Status::WrongResult, measured.check.summary);
+        reply["relative_error"] = measured.check.relative_error;
         return reply;
       }
-      const TimingStats timing = time_launches(
-          [&](int i) { kernel->launch(with_workspace(operands_->params(i, kAlpha, kBeta)), stream_->get()); },
-          operands_->count(), stream_->get(), timing_);
-      Message reply{{"status", "ok"}, {"timing", timing_to_message(timing)}, {"relative_error", check.relative_error}};
+      Message reply{{"status", "ok"},
+                    {"timing", timing_to_message(*measured.timing)},
+                    {"relative_error", measured.check.relative_error}};
       if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;
       return reply;
     } catch (const CudaError& error) {
@@ -167,9 +145,7 @@ class MeasureSession {
   std::string pci_bus_id_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<CublasHandle> cublas_;
-  Problem problem_;
-  std::unique_ptr<OperandSets> operands_;
-  std::vector<float> reference_;
+  std::unique_ptr<ProblemMeasurement> measurement_;
   bool poisoned_ = false;
 };
 
@@ -218,7 +194,8 @@ void MeasureWorker::start() {
   const std::optional<Message> greeting = process_->channel().receive(std::chrono::minutes(2));
   if (!greeting) throw Error("the measure worker did not start within 2 minutes");
   const Message& hello = *greeting;
-  if (hello.contains("error")) throw Error(hello.at("error").get<std::string>());
+  // The one error a starting worker sends: there is no usable device, which the user must fix.
+  if (hello.contains("error")) throw InputError(hello.at("error").get<std::string>());
   devices_.clear();
   for (const Message& device : hello.at("devices")) devices_.push_back(device_from_message(device));
   if (device_index_) request({{"select", *device_index_}}, std::chrono::minutes(1));

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "error.hpp"
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "problem_rows.hpp"
@@ -32,7 +33,7 @@ void require_families_run_on(const std::vector<std::string>& family_names, const
   if (arch.empty()) return;
   for (const std::string& name : family_names) {
     if (!find_family(name).compile_arch(arch)) {
-      throw std::invalid_argument("kernel family '" + name + "' does not run on " + arch + " GPUs");
+      throw InputError("kernel family '" + name + "' does not run on " + arch + " GPUs");
     }
   }
 }

@@ -25,9 +25,9 @@ int natural_alignment(const Problem& problem);
 // compete on this problem. `family_names` empty: every family tuned by default. sm_count 0: keep
 // them all (a dry run compiles everything). Families that cannot run on `arch` ("sm_90"; empty:
 // any) are left out when chosen by default; one named in `family_names` is an error
-// (std::invalid_argument), as the user asked for something this GPU cannot do.
-// Throws std::invalid_argument ("kernel family 'wgmma' does not run on sm_80 GPUs") for a named
-// family that cannot run on `arch`.
+// (InputError), as the user asked for something this GPU cannot do.
+// Throws InputError ("kernel family 'wgmma' does not run on sm_80 GPUs") for a named family that
+// cannot run on `arch`, std::invalid_argument for a name no family has.
 void require_families_run_on(const std::vector<std::string>& family_names, const std::string& arch);
 
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,

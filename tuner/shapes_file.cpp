@@ -78,7 +78,7 @@ std::string read_whole_file(const std::filesystem::path& path, std::string_view 
 }  // namespace
 
 ShapesFileError::ShapesFileError(std::string_view file, int line, const std::string& reason)
-    : Error(std::string(file) + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + reason),
+    : InputError(std::string(file) + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + reason),
       file_(file),
       line_(line),
       reason_(reason) {}

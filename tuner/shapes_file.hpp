@@ -23,7 +23,7 @@ namespace gemmtune::tuner {
 
 // "FILE:LINE: what is wrong" for a bad line, "FILE: what is wrong" for the file as a whole
 // (missing, a directory, unreadable, no problems in it).
-class ShapesFileError : public Error {
+class ShapesFileError : public InputError {
  public:
   ShapesFileError(std::string_view file, int line, const std::string& reason);
 

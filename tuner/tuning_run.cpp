@@ -84,8 +84,8 @@ class ProblemTuner {
         1000.0 * std::max(options_.timeout_floor_seconds,
                           (2 * (options_.timing.warmup_ms + options_.timing.target_ms) + 1000 * cublas.median_ms) / 1000)));
 
-    std::deque<CompiledKernel> ready;
-    std::map<std::string, KernelConfig> config_of;
+    // Compiled candidates waiting for the measuring process, each with its configuration.
+    std::deque<std::pair<KernelConfig, CompiledKernel>> ready;
     bool search_over = false;
     auto finish = [&](const KernelConfig& config, const CandidateResult& result, const std::string& message) {
       strategy->report(config, result);
@@ -101,15 +101,14 @@ class ProblemTuner {
         }
         ++report.candidates;
         const std::string name = kernel_name(*config);
-        config_of[name] = *config;
         if (auto found = stored.find(name); found != stored.end()) {
           ++report.resumed;
           finish(*config, found->second, name + ": already measured");
           continue;
         }
-        if (auto binary = db_.find_binary(binary_key(name, device_.arch()))) {
+        if (auto binary = db_.find_binary(binary_key(*config, device_.arch()))) {
           ++run_.cubins_reused;
-          ready.push_back(from_binary(*binary));
+          ready.emplace_back(*config, from_binary(*binary));
           continue;
         }
         pool_.submit(*config);
@@ -117,7 +116,7 @@ class ProblemTuner {
       for (CompileOutcome& outcome : pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0))) {
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
-          ready.push_back(std::move(*outcome.compiled));
+          ready.emplace_back(outcome.config, std::move(*outcome.compiled));
         } else {
           record(problem_id, outcome.config, cache::Status::CompileError, outcome.error, {}, std::nullopt, replace_winner);
           ++report.failed;
@@ -129,9 +128,8 @@ class ProblemTuner {
         continue;
       }
 
-      const CompiledKernel compiled = std::move(ready.front());
+      const auto [config, compiled] = std::move(ready.front());
       ready.pop_front();
-      const KernelConfig& config = config_of.at(compiled.kernel_name);
       MeasureResult result;
       if (spills_too_much(compiled.resources.spill_store_bytes, compiled.resources.spill_load_bytes)) {
         result.status = cache::Status::Spills;
@@ -208,7 +206,7 @@ const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::s
     if (lower(wanted) == "any" || lower(device.name).find(lower(wanted)) != std::string::npos) return device;
     visible += (visible.empty() ? "" : ", ") + std::to_string(device.index) + ": " + device.name;
   }
-  throw Error("no visible GPU matches --gpu '" + wanted + "' (visible: " + visible + ")");
+  throw InputError("no visible GPU matches --gpu '" + wanted + "' (visible: " + visible + ")");
 }
 
 }  // namespace
@@ -291,7 +289,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   // Submits `config` to the pool, or settles it: stored already (now, or by another run), or
   // claimed by another run (then false: try again later).
   auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
-    const cache::BinaryKey key = binary_key(kernel_name(config), options.arch);
+    const cache::BinaryKey key = binary_key(config, options.arch);
     const auto stored = [&](bool meanwhile) {
       if (options.retune || !db.find_binary(key)) return false;
       ++run.cubins_reused;
@@ -341,7 +339,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
         message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
         spdlog::warn("{}", message);
       }
-      claims.release(binary_key(kernel_name(outcome.config), options.arch));
+      claims.release(binary_key(outcome.config, options.arch));
       report_progress(message);
     }
   }

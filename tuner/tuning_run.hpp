@@ -71,13 +71,14 @@ using ProgressCallback = std::function<void(const Progress&)>;
 // The database named by options.db_path cannot be used: not an SQLite or gemmtune database,
 // damaged or truncated, written by newer code, read-only. Bad input, like a bad shapes file: it
 // is refused before anything is written to it.
-class DatabaseRefused : public Error {
+class DatabaseRefused : public InputError {
  public:
-  using Error::Error;
+  using InputError::InputError;
 };
 
-// Tunes every problem on the GPU that matches options.gpu. Throws Error for a GPU that does not
-// match (listing the visible ones), DatabaseRefused for a database that cannot be opened.
+// Tunes every problem on the GPU that matches options.gpu. Throws InputError for no GPU, a GPU that
+// does not match (listing the visible ones) or a named family it cannot run, DatabaseRefused for
+// a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 

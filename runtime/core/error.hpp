@@ -18,6 +18,14 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Input a user gave that cannot be used (a flag, a file, a database, a GPU that is not there), found
+// before any work it was asked for: the tools exit with 2 and the message (docs/cli.md). Every
+// other error is a failure while running (3). The type says which, never the message's text.
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
 class CudaError : public Error {
  public:
   CudaError(cudaError_t code, const std::string& call, const std::string& context,

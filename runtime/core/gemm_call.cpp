@@ -7,14 +7,15 @@
 namespace gemmtune {
 
 std::optional<std::string> validate_call(const GemmParams& p, Layout layout) {
-  const std::string call = describe_call(p, layout) + ": ";
-  if (p.M < 1 || p.N < 1 || p.K < 1) return call + "M, N and K must be at least 1";
-  if (p.A == nullptr || p.B == nullptr || p.C == nullptr) return call + "A, B and C must not be null";
+  // The call's description is built only for a message: a valid call costs a few compares.
+  const auto refuse = [&](const std::string& why) { return describe_call(p, layout) + ": " + why; };
+  if (p.M < 1 || p.N < 1 || p.K < 1) return refuse("M, N and K must be at least 1");
+  if (p.A == nullptr || p.B == nullptr || p.C == nullptr) return refuse("A, B and C must not be null");
   const long long min_lda = a_is_transposed(layout) ? p.M : p.K;
   const long long min_ldb = b_is_transposed(layout) ? p.K : p.N;
-  if (p.lda < min_lda) return call + "lda " + std::to_string(p.lda) + " is below " + std::to_string(min_lda);
-  if (p.ldb < min_ldb) return call + "ldb " + std::to_string(p.ldb) + " is below " + std::to_string(min_ldb);
-  if (p.ldc < p.N) return call + "ldc " + std::to_string(p.ldc) + " is below " + std::to_string(p.N);
+  if (p.lda < min_lda) return refuse("lda " + std::to_string(p.lda) + " is below " + std::to_string(min_lda));
+  if (p.ldb < min_ldb) return refuse("ldb " + std::to_string(p.ldb) + " is below " + std::to_string(min_ldb));
+  if (p.ldc < p.N) return refuse("ldc " + std::to_string(p.ldc) + " is below " + std::to_string(p.N));
   return std::nullopt;
 }
 

@@ -26,7 +26,7 @@ const LoadedKernel& KernelStore::load(const KernelConfig& config, const std::str
   std::optional<cache::Binary> binary;
   if (database_ != nullptr) {
     // The key the tuner stores its cubins under.
-    binary = database_->find_binary(binary_key(name, arch_));
+    binary = database_->find_binary(binary_key(config, arch_));
   }
   std::unique_ptr<LoadedKernel> kernel;
   if (binary) {

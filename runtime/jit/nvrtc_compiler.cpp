@@ -16,16 +16,6 @@ namespace {
 
 const std::vector<std::string> kOptions = {"-std=c++17", "--ptxas-options=-v"};
 
-// With a driver present, NVRTC 13 answers a program it compiled before from the driver's
-// compute cache, and then returns no ptxas report: registers, shared memory and spills would be
-// unknown (-1), and a spilling candidate would not be recorded as such. Every compile needs the
-// report, so the cache is turned off for this process before NVRTC's first use (the database's
-// own cubin store already keeps a second compile of a kernel from happening).
-void turn_off_nvrtc_cache() {
-  static const bool done = [] { return ::setenv("CUDA_CACHE_DISABLE", "1", 1) == 0; }();
-  (void)done;
-}
-
 // Owns one nvrtcProgram; the stages of a compile are its methods.
 class NvrtcProgram {
  public:
@@ -45,7 +35,6 @@ class NvrtcProgram {
       header_names.push_back(own_name_.c_str());
       header_texts.push_back(own_text_.c_str());
     }
-    turn_off_nvrtc_cache();
     check(nvrtcCreateProgram(&program_, source.c_str(), name.c_str(),
                              static_cast<int>(header_texts.size()), header_texts.data(),
                              header_names.data()),
@@ -141,6 +130,8 @@ std::string figure(int value, const char* unit, const char* what) {
 
 }  // namespace
 
+void keep_ptxas_reports() { ::setenv("CUDA_CACHE_DISABLE", "1", 1); }
+
 ResourceUsage parse_ptxas_report(const std::string& log) {
   ResourceUsage usage;
   usage.registers = match_int(log, R"(Used (\d+) registers)");
@@ -171,14 +162,12 @@ std::string nvrtc_compile_options() {
 }
 
 std::string nvrtc_version() {
-  turn_off_nvrtc_cache();  // before any NVRTC call, in case NVRTC reads the setting at its first
   int major = 0, minor = 0;
   if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::vector<std::string> nvrtc_supported_archs() {
-  turn_off_nvrtc_cache();
   int count = 0;
   if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS) return {};
   std::vector<int> archs(static_cast<std::size_t>(count));

@@ -60,6 +60,15 @@ std::vector<std::string> nvrtc_supported_archs();
 // Throws std::invalid_argument listing the supported archs unless `arch` is one of them.
 void require_supported_arch(const std::string& arch);
 
+// With a driver present, NVRTC 13 answers a program it compiled before from the driver's
+// compute cache, and then gives no ptxas report: registers, shared memory and spills would read
+// unknown, and a spilling candidate would not be recorded as such. A program that needs the
+// report of every compile (the tuner, kernelc, gemmbench) calls this first thing in main(), before
+// any NVRTC call and before it forks workers: it turns the cache off for the process
+// (CUDA_CACHE_DISABLE=1). The library never does so itself: a user's process keeps its cache,
+// and dispatch, which compiles only on a miss, needs no report.
+void keep_ptxas_reports();
+
 // Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) from a compile log.
 // ptxas leaves out "bytes smem" for a kernel without static shared memory: 0 when the report is
 // there (registers known), -1 when there is none.

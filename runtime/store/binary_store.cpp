@@ -7,9 +7,13 @@
 
 namespace gemmtune {
 
+cache::BinaryKey binary_key(const KernelConfig& config, const std::string& arch) {
+  return cache::BinaryKey{kernel_name(config), source_hash(find_family(config.family)), nvrtc_compile_options(), arch,
+                          nvrtc_version()};
+}
+
 cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch) {
-  const KernelFamily& family = find_family(parse_kernel_name(kernel_name).family);
-  return cache::BinaryKey{kernel_name, source_hash(family), nvrtc_compile_options(), arch, nvrtc_version()};
+  return binary_key(parse_kernel_name(kernel_name), arch);
 }
 
 cache::Binary to_binary(const CompiledKernel& compiled) {

@@ -13,6 +13,9 @@
 namespace gemmtune {
 namespace {
 
+// The resources checked below come from ptxas's report, which a compute cache would withhold.
+[[maybe_unused]] const bool reports_kept = (keep_ptxas_reports(), true);
+
 // The default configuration in every layout and alignment, plus two other legal ones.
 std::vector<KernelConfig> representative_configs(const KernelFamily& family) {
   std::vector<KernelConfig> configs;

@@ -11,6 +11,13 @@
 #include "worker_process.hpp"
 
 namespace gemmtune::tuner {
+namespace {
+
+// Workers and this process compare ptxas's reports, which a compute cache would withhold (tune
+// turns it off the same way, before it forks its workers).
+[[maybe_unused]] const bool reports_kept = (keep_ptxas_reports(), true);
+
+}  // namespace
 
 TEST_CASE("a worker process answers messages, binary blobs included", "[workers]") {
   WorkerProcess echo("echo", [](const MessageChannel& channel) {

@@ -34,12 +34,6 @@ std::string escape_html(std::string_view text) {
   return escaped;
 }
 
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
 std::string significant(double value, int digits) {
   if (value == 0 || !std::isfinite(value)) return fixed(value, digits - 1);
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));

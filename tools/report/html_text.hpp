@@ -4,14 +4,16 @@
 #include <string>
 #include <string_view>
 
+#include "text.hpp"
+
 namespace gemmtune::report {
 
 // Escapes & < > " ' so that any text (kernel names, GPU names, compile errors) is safe both
 // as element content and inside a quoted attribute value, in HTML and in inline SVG.
 std::string escape_html(std::string_view text);
 
-// printf "%.*f": fixed(2.7, 3) is "2.700".
-std::string fixed(double value, int decimals);
+// fixed(2.7, 3) is "2.700": gemmtune::fixed (runtime/core/text.hpp), every tool's one.
+using gemmtune::fixed;
 
 // Fixed-point with `digits` significant digits, trailing zeros kept: significant(2.9, 4) is
 // "2.900", significant(0.0192, 4) "0.01920", significant(23.1, 4) "23.10". For times, whose
