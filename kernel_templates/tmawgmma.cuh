@@ -396,18 +396,34 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
       if (!finishes_tile) continue;
       __threadfence();
-      // The pieces in k order, a piece at a time: its BS / 8 loads are all in flight at once.
-      // tile_sum, free here, holds the running sum.
+      // The pieces are added in k order (tile_sum, free here, holds the running sum), loaded
+      // kPiecesInFlight at a time: each batch waits one L2 latency, so a tile of many pieces (a
+      // long split-K or a stream-K tile shared by every SM) costs pieces / kPiecesInFlight
+      // latencies. As many as the registers left beside acc and tile_sum hold (BS / 2 each).
+      // (A piece's own sums are in acc: its slot was written above, and is read back like the
+      // others', which keeps one path.)
+      constexpr int kPiecesInFlight = BS <= 64 ? 3 : 1;
       const float4* first = reinterpret_cast<const float4*>(slots + unit.slot_base * (BR * BS)) + ctid;
-      for (int piece = 0; piece < unit.pieces; ++piece) {
+      for (int batch = 0; batch < unit.pieces; batch += kPiecesInFlight) {
+        float4 terms[kPiecesInFlight][BS / 8];
 #pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-          const float4 term = piece == unit.piece ? make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3])
-                                                  : __ldcg(first + piece * (BR * BS / 4) + j * CONSUMER_THREADS);
-          if (piece == 0) {
-            tile_sum[j][0] = term.x, tile_sum[j][1] = term.y, tile_sum[j][2] = term.z, tile_sum[j][3] = term.w;
-          } else {
-            tile_sum[j][0] += term.x, tile_sum[j][1] += term.y, tile_sum[j][2] += term.z, tile_sum[j][3] += term.w;
+        for (int q = 0; q < kPiecesInFlight; ++q) {
+          const int piece = batch + q < unit.pieces ? batch + q : unit.pieces - 1;
+#pragma unroll
+          for (int j = 0; j < BS / 8; ++j) terms[q][j] = __ldcg(first + piece * (BR * BS / 4) + j * CONSUMER_THREADS);
+        }
+#pragma unroll
+        for (int q = 0; q < kPiecesInFlight; ++q) {
+          const int piece = batch + q;
+          if (piece >= unit.pieces) break;
+#pragma unroll
+          for (int j = 0; j < BS / 8; ++j) {
+            const float4 term = terms[q][j];
+            if (piece == 0) {
+              tile_sum[j][0] = term.x, tile_sum[j][1] = term.y, tile_sum[j][2] = term.z, tile_sum[j][3] = term.w;
+            } else {
+              tile_sum[j][0] += term.x, tile_sum[j][1] += term.y, tile_sum[j][2] += term.z, tile_sum[j][3] += term.w;
+            }
           }
         }
       }

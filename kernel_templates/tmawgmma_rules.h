@@ -39,5 +39,6 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, SCHEDULE >= 1 && SCHEDULE <= 3,                                                         \
        "SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)")                              \
   RULE(FAMILY, SCHEDULE == 2 || SPLITK == 1, "SPLITK must be 1 unless SCHEDULE is 2 (split-K)")        \
-  RULE(FAMILY, ALIGN == 4, "ALIGN must be 4 (TMA needs 16-byte aligned rows)")                         \
+  RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
+       "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")

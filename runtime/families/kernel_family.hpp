@@ -16,6 +16,7 @@
 #include "device.hpp"
 #include "gemm_params.h"
 #include "kernel_config.hpp"
+#include "operand_staging.hpp"
 #include "precision.hpp"
 #include "problem.hpp"
 
@@ -137,6 +138,14 @@ class KernelFamily {
   virtual std::size_t workspace_floats(const KernelConfig& /*config*/, const Problem& /*problem*/,
                                        const DeviceTraits& /*device*/) const {
     return 0;
+  }
+  // Where the configuration reads A and B from aligned copies in its workspace rather than where
+  // the call has them (core/operand_staging.hpp): how a family whose loads need 16-byte rows
+  // (TMA) serves less aligned calls. nullopt, the default: the kernel reads the call's operands.
+  // workspace_floats() counts the copies (it is the layout's end).
+  virtual std::optional<StagedOperandLayout> operand_staging(const KernelConfig& /*config*/, const Problem& /*problem*/,
+                                                             const DeviceTraits& /*device*/) const {
+    return std::nullopt;
   }
   // The kernel's argument block for one call: GemmParams as given, unless the family's kernel
   // takes more. Called for every launch, from any thread: it must not build strings or lock.

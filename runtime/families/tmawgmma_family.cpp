@@ -37,7 +37,10 @@ class TmaWgmmaFamily final : public KernelFamily {
     return products_ == 3 ? "gemmtune::tmawgmma_sgemm" : "gemmtune::tmatf32_sgemm";
   }
   const std::vector<ParamSpec>& params() const override { return params_; }
-  std::vector<int> alignments() const override { return {4}; }  // TMA: 16-byte rows
+  // TMA reads rows that start on 16 bytes: a call with less alignment (ALIGN 1) is served from
+  // aligned copies of A and B in the workspace (operand_staging), and its C is read and written a
+  // float at a time.
+  std::vector<int> alignments() const override { return {4, 1}; }
   int product_error_units() const override { return products_ == 3 ? k3xTf32ErrorUnits : kTf32ErrorUnits; }
   Precision precision() const override { return products_ == 3 ? Precision::Fp32 : Precision::Tf32; }
   std::optional<std::string> compile_arch(const std::string& device_arch) const override {
@@ -70,12 +73,17 @@ class TmaWgmmaFamily final : public KernelFamily {
     return {{static_cast<unsigned>(s.grid), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
-  // [arrival counters, one a tile, rounded up to 4][partial slots of one tile each].
+  // The kernel's own scratch (kernel_workspace_floats); with ALIGN 1, the copies of A and B follow
+  // (operand_staging).
   std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
-    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
-    if (s.partial_slots() == 0) return 0;
-    const long long counters = (static_cast<long long>(s.tiles()) + 3) / 4 * 4;
-    return static_cast<std::size_t>(counters + s.partial_slots() * value(c, kBM) * value(c, kBN));
+    if (auto staging = operand_staging(c, problem, device)) return static_cast<std::size_t>(staging->end);
+    return kernel_workspace_floats(c, problem, device);
+  }
+
+  std::optional<StagedOperandLayout> operand_staging(const KernelConfig& c, const Problem& problem,
+                                                     const DeviceTraits& device) const override {
+    if (c.align >= 4) return std::nullopt;
+    return staged_operand_layout(c.layout, problem.M, problem.N, problem.K, kernel_workspace_floats(c, problem, device));
   }
 
   // GemmParams and the tensor maps of the two operands as the kernel reads them: which is X and
@@ -159,6 +167,15 @@ class TmaWgmmaFamily final : public KernelFamily {
  private:
   static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
 
+  // The kernel's own scratch: [arrival counters, one a tile, rounded up to 4][partial slots of one
+  // tile each].
+  std::size_t kernel_workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const {
+    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    if (s.partial_slots() == 0) return 0;
+    const long long counters = (static_cast<long long>(s.tiles()) + 3) / 4 * 4;
+    return static_cast<std::size_t>(counters + s.partial_slots() * value(c, kBM) * value(c, kBN));
+  }
+
   static TileSchedule schedule(const KernelConfig& c, int M, int N, int K, int sm_count) {
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
     const bool swap = c.layout == Layout::NN;
@@ -181,7 +198,7 @@ class TmaWgmmaFamily final : public KernelFamily {
                                  {"BN", 128, {64, 128}},
                                  {"STAGES", 3, {2, 3, 4, 5, 6}},
                                  {"SCHEDULE", 1, {1, 2, 3}},
-                                 {"SPLITK", 1, {1, 2, 4, 8, 16, 32}}};
+                                 {"SPLITK", 1, {1, 2, 4, 8, 16, 32, 64, 128}}};
 };
 
 }  // namespace

@@ -26,7 +26,8 @@ LoadedKernel::LoadedKernel(KernelConfig config, const std::vector<char>& cubin,
 }
 
 LaunchPlan LoadedKernel::plan(const Problem& problem) const {
-  LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_)};
+  LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_),
+                  family_->operand_staging(config_, problem, device_)};
   const unsigned threads = plan.shape.block[0] * plan.shape.block[1] * plan.shape.block[2];
   if (static_cast<int>(threads) > attributes_.maxThreadsPerBlock) {
     throw Error(name_ + ": " + std::to_string(threads) + " threads a block, but with " +
@@ -50,7 +51,13 @@ void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
 
 void LoadedKernel::launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const {
   KernelArguments arguments;
-  family_->build_arguments(config_, params, arguments);
+  if (plan.staging) {
+    GemmParams staged = params;
+    stage_operands(*plan.staging, config_.layout, staged, stream);
+    family_->build_arguments(config_, staged, arguments);
+  } else {
+    family_->build_arguments(config_, params, arguments);
+  }
   void* argument_pointers[] = {arguments.bytes};
   const LaunchShape& shape = plan.shape;
   cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_),

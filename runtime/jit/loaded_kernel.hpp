@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ namespace gemmtune {
 struct LaunchPlan {
   LaunchShape shape;
   std::size_t workspace_floats = 0;  // zero-filled scratch the kernel needs in GemmParams::workspace
+  // Set when the kernel reads aligned copies of A and B, made in the workspace before each launch.
+  std::optional<StagedOperandLayout> staging;
 };
 
 class LoadedKernel {
@@ -48,7 +51,8 @@ class LoadedKernel {
 
   // The warm path: `plan` is this call's problem's, and the call was checked when the plan was
   // made (dispatch's routes key on everything the checks look at). Builds the family's argument
-  // block and launches; a message is built only when the launch fails (CudaError).
+  // block (after the copies of A and B, for a plan with staging) and launches; a message is built
+  // only when the launch fails (CudaError).
   void launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const;
 
  private:
