@@ -26,7 +26,8 @@ Outcome outcome(gemmtune::Status status) {
 // A Runtime for Python: open once, then calls that return an Outcome.
 class PyRuntime {
  public:
-  Outcome open(const std::string& path, int device, bool allow_untuned, bool prefer_cublas) {
+  // A database, or with `manifest` an ahead-of-time export's folder.
+  Outcome open(const std::string& path, int device, bool allow_untuned, bool prefer_cublas, bool manifest) {
     gemmtune::RuntimeOptions options;
     options.device = device;
     options.allow_untuned = allow_untuned;
@@ -34,7 +35,8 @@ class PyRuntime {
     gemmtune::Status status;
     {
       py::gil_scoped_release unlocked;
-      status = gemmtune::Runtime::open(runtime_, path, options);
+      status = manifest ? gemmtune::Runtime::open_manifest(runtime_, path, options)
+                        : gemmtune::Runtime::open(runtime_, path, options);
     }
     return outcome(status);
   }

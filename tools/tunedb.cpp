@@ -19,6 +19,7 @@
 #include "build_info.hpp"
 #include "exit_codes.hpp"
 #include "html_report.hpp"
+#include "kernel_export.hpp"
 #include "family_registry.hpp"
 #include "log_options.hpp"
 #include "numeric_options.hpp"
@@ -416,6 +417,35 @@ int export_command(const std::string& db_path, const std::string& format, const 
   return kExitDone;
 }
 
+// The one GPU whose winners export-kernels writes: the database's only one, or the only one
+// matching --gpu.
+GpuKey export_gpu(const Database& db, const std::string& db_path, const std::string& gpu_filter) {
+  std::set<GpuKey> gpus;
+  for (const WinnerEntry& entry : db.all_winners(gpu_filter)) gpus.insert(entry.gpu);
+  const std::string matching = gpu_filter.empty() ? "" : " matching '" + gpu_filter + "'";
+  if (gpus.empty()) throw BadInput(db_path + ": no winners" + matching + " to export (tune first)");
+  if (gpus.size() > 1) {
+    std::string names;
+    for (const GpuKey& gpu : gpus) names += (names.empty() ? "" : ", ") + gpu_label(gpu);
+    throw BadInput(db_path + ": winners of " + std::to_string(gpus.size()) + " GPUs" + matching + " (" + names +
+                   "); an export is for one: pick it with --gpu");
+  }
+  return *gpus.begin();
+}
+
+int export_kernels_command(const std::string& db_path, const std::string& out_dir, const std::string& gpu_filter) {
+  const Database db = open_database(db_path);
+  const GpuKey gpu = export_gpu(db, db_path, gpu_filter);
+  spdlog::debug("exporting the winners of {} to {} (cubins the database lacks are compiled now)", gpu_label(gpu), out_dir);
+  const gemmtune::dispatch::ExportSummary summary = gemmtune::dispatch::export_kernels(db, gpu, out_dir);
+  std::cout << "wrote " << out_dir << ": " << summary.problems << " tuned problems of " << gpu_label(gpu) << ", "
+            << summary.kernels << " cubins (" << summary.from_database << " from the database, " << summary.compiled
+            << " compiled now)";
+  if (summary.unusable_problems) std::cout << "; left out " << summary.unusable_problems << " winners this build cannot run";
+  std::cout << '\n';
+  return flush_standard_output();
+}
+
 int diff_command(const std::string& a_path, const std::string& b_path) {
   const Database a = open_database(a_path);
   const Database b = open_database(b_path);
@@ -492,8 +522,8 @@ int report_command(const std::string& db_path, const std::string& out_path,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, and\n"
-               "lists their cubins.\n"
+  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, lists\n"
+               "their cubins, and exports the winners' cubins for use without a database (export-kernels).\n"
                "Databases are opened read-only, except the target of merge. Results go to standard output,\n"
                "logs and errors to standard error.\n" +
                gemmtune::exit_codes_help("flags, a missing or unusable database, a problem or GPU it does not "
@@ -534,6 +564,16 @@ int main(int argc, char** argv) {
   exporter->add_option("--problem", export_filter.problem, "only this problem: nn:4096x4096x4096, or 4096x4096x4096 for nn");
   exporter->add_option("--gpu", export_filter.gpu, "only GPUs whose name contains this (case-insensitive)");
   add_db_option(exporter);
+
+  CLI::App* export_kernels = app.add_subcommand(
+      "export-kernels", "the winners of one GPU as cubins and manifest.json, for Runtime::open_manifest (no SQLite, no NVRTC)");
+  std::string kernels_dir;
+  std::string kernels_gpu;
+  export_kernels->add_option("--out", kernels_dir, "folder to write (new, empty, or an earlier export: replaced whole)")
+      ->required();
+  export_kernels->add_option("--gpu", kernels_gpu,
+                             "the GPU whose winners to export, by part of its name (needed when the database has several)");
+  add_db_option(export_kernels);
 
   CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
   std::string a_path;
@@ -583,6 +623,7 @@ int main(int argc, char** argv) {
     if (*show) return show_command(db_path, problem_text, gpu_filter);
     if (*exporter) return export_command(db_path, format, out_path, export_filter);
     if (*diff) return diff_command(a_path, b_path);
+    if (*export_kernels) return export_kernels_command(db_path, kernels_dir, kernels_gpu);
     if (*binaries) {
       if (!binary_filter.arch.empty()) {
         try {

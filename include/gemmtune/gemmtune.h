@@ -75,6 +75,11 @@ typedef struct CUstream_st* gemmtune_stream;
 gemmtune_status gemmtune_runtime_open(gemmtune_runtime** runtime, const char* db_path,
                                       const gemmtune_runtime_options* options);
 
+/* Opens the ahead-of-time export in `dir` (tunedb export-kernels --out DIR) instead of a
+ * database: calls are served from its cubins without SQLite or NVRTC (Runtime::open_manifest). */
+gemmtune_status gemmtune_runtime_open_manifest(gemmtune_runtime** runtime, const char* dir,
+                                               const gemmtune_runtime_options* options);
+
 /* Frees a runtime (NULL is fine). Its kernels and workspaces go with it: call it only after the
  * work it launched is done or no longer needed. */
 void gemmtune_runtime_close(gemmtune_runtime* runtime);

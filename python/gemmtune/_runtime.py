@@ -75,12 +75,14 @@ class Runtime:
     cannot be opened. Safe to share between threads."""
 
     def __init__(self, path: os.PathLike | str = "tuned.db", *, device: int = 0, allow_untuned: bool = False,
-                 prefer_cublas: bool = False) -> None:
+                 prefer_cublas: bool = False, manifest: bool = False) -> None:
+        """`path` is a tuning database, or with manifest=True the folder of an ahead-of-time export
+        (``tunedb export-kernels --out DIR``), served without SQLite or NVRTC."""
         if _gemmtune is None:
             raise ImportError(f"gemmtune's extension module is not built for this Python: {_import_error}")
         self.device = device
         self._runtime = _gemmtune.Runtime()
-        raise_for(*self._runtime.open(os.fspath(path), device, allow_untuned, prefer_cublas))
+        raise_for(*self._runtime.open(os.fspath(path), device, allow_untuned, prefer_cublas, manifest))
 
     def sgemm(self, a: Any, b: Any, out: Any = None, alpha: float = 1.0, beta: float = 0.0, trans_a: bool = False,
               trans_b: bool = False, *, stream: Any = None) -> Any:

@@ -37,16 +37,14 @@ gemmtune::SgemmCall make_call(gemmtune_order order, gemmtune_transpose trans_a, 
                              M, N, K, alpha, A, lda, B, ldb, beta, C, ldc};
 }
 
-constexpr const char* kNullRuntime = "the runtime is NULL (gemmtune_runtime_open failed or was not called)";
+// Both opens: `open` is Runtime::open or Runtime::open_manifest, `path` its database or folder
+// (NULL: "").
+using OpenFunction = Status (*)(gemmtune::Runtime&, const std::string&, const gemmtune::RuntimeOptions&) noexcept;
 
-}  // namespace
-
-extern "C" {
-
-gemmtune_status gemmtune_runtime_open(gemmtune_runtime** runtime, const char* db_path,
-                                      const gemmtune_runtime_options* options) {
+gemmtune_status open_with(OpenFunction open, const char* api, gemmtune_runtime** runtime, const char* path,
+                          const gemmtune_runtime_options* options) {
   if (runtime == nullptr) {
-    return to_c(gemmtune::dispatch::fail(Status::InvalidValue, "gemmtune_runtime_open: the runtime pointer is NULL"));
+    return to_c(gemmtune::dispatch::fail(Status::InvalidValue, std::string(api) + ": the runtime pointer is NULL"));
   }
   try {
     gemmtune::RuntimeOptions cpp_options;
@@ -56,13 +54,29 @@ gemmtune_status gemmtune_runtime_open(gemmtune_runtime** runtime, const char* db
       cpp_options.prefer_cublas = options->prefer_cublas != 0;
     }
     gemmtune::Runtime opened;
-    const Status status = gemmtune::Runtime::open(opened, db_path != nullptr ? db_path : "", cpp_options);
+    const Status status = open(opened, path != nullptr ? path : "", cpp_options);
     if (status != Status::Success) return to_c(status);
     *runtime = new gemmtune_runtime{std::move(opened)};
     return GEMMTUNE_STATUS_SUCCESS;
   } catch (...) {  // no memory for the path, the options or the runtime
-    return to_c(gemmtune::dispatch::fail_from_current_exception("gemmtune_runtime_open"));
+    return to_c(gemmtune::dispatch::fail_from_current_exception(api));
   }
+}
+
+constexpr const char* kNullRuntime = "the runtime is NULL (gemmtune_runtime_open failed or was not called)";
+
+}  // namespace
+
+extern "C" {
+
+gemmtune_status gemmtune_runtime_open(gemmtune_runtime** runtime, const char* db_path,
+                                      const gemmtune_runtime_options* options) {
+  return open_with(gemmtune::Runtime::open, "gemmtune_runtime_open", runtime, db_path, options);
+}
+
+gemmtune_status gemmtune_runtime_open_manifest(gemmtune_runtime** runtime, const char* dir,
+                                               const gemmtune_runtime_options* options) {
+  return open_with(gemmtune::Runtime::open_manifest, "gemmtune_runtime_open_manifest", runtime, dir, options);
 }
 
 void gemmtune_runtime_close(gemmtune_runtime* runtime) { delete runtime; }

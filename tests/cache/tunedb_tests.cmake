@@ -11,7 +11,7 @@ set(expect_run ${GEMMTUNE_TESTS_DIR}/support/expect_run.cmake)
 add_test(NAME cache_tunedb_help COMMAND ${tunedb} --help)
 set_tests_properties(cache_tunedb_help PROPERTIES
   PASS_REGULAR_EXPRESSION "Subcommands:.*list.*show.*export.*diff.*merge")
-foreach(command list show export diff binaries merge report)
+foreach(command list show export export-kernels diff binaries merge report)
   add_test(NAME cache_tunedb_${command}_help COMMAND ${tunedb} ${command} --help)
   set_tests_properties(cache_tunedb_${command}_help PROPERTIES
     PASS_REGULAR_EXPRESSION "Usage: .*tunedb ${command}.*-h,--help")
@@ -122,6 +122,22 @@ add_tunedb_test(export_unknown_problem 2 "a.db: holds no problem nn:7x7x7"
   ARGS export --format csv --problem 7x7x7 --db ${dbs}/a.db)
 add_tunedb_test(export_unknown_gpu 2 "a.db: holds no GPU matching 'a100'"
   ARGS export --format json --gpu a100 --db ${dbs}/a.db)
+# export-kernels: the winners of a.db's GPU and the kernels the runtime may select, compiled here
+# where the database has no cubin for this build; written whole, an earlier export replaced, a
+# folder that is not one never.
+add_tunedb_test(export_kernels 0
+  "^wrote [^\n]*a_kernels: 1 tuned problems of NVIDIA H200 \\(sm_90, 132 SMs\\), [0-9]+ cubins \\(0 from the database, [0-9]+ compiled now\\)\n$"
+  ARGS export-kernels -q --db ${dbs}/a.db --out ${dbs}/a_kernels SETS_UP cache_tunedb_exported)
+add_tunedb_test(export_kernels_replaces_an_export 0 "^wrote [^\n]*a_kernels: 1 tuned problems"
+  ARGS export-kernels -q --db ${dbs}/a.db --out ${dbs}/a_kernels ALSO_REQUIRES cache_tunedb_exported)
+file(MAKE_DIRECTORY ${dbs}/not_an_export)
+file(WRITE ${dbs}/not_an_export/notes.txt "keep me\n")
+add_tunedb_test(export_kernels_keeps_other_folders 2 "not_an_export: a folder that is not an export \\(no manifest.json\\); not replacing it"
+  ARGS export-kernels --db ${dbs}/a.db --out ${dbs}/not_an_export)
+add_tunedb_test(export_kernels_nothing_tuned 2 "dry.db: no winners to export \\(tune first\\)"
+  ARGS export-kernels --db ${dbs}/dry.db --out ${dbs}/dry_kernels NOT_CREATED ${dbs}/dry_kernels)
+add_tunedb_test(export_kernels_unknown_gpu 2 "a.db: no winners matching 'a100' to export"
+  ARGS export-kernels --db ${dbs}/a.db --gpu a100 --out ${dbs}/a100_kernels)
 add_tunedb_test(diff 0
   "nn:64x64x4096 +only in B.*nn:512x512x512 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
   ARGS diff ${dbs}/a.db ${dbs}/b.db)

@@ -66,6 +66,12 @@ static void cpu_checks(void) {
   CHECK(runtime == NULL);
   gemmtune_runtime_options options = {0, 1, 0};
   if (!has_gpu()) CHECK(gemmtune_runtime_open(&runtime, NULL, &options) == GEMMTUNE_STATUS_NO_DEVICE);
+  const gemmtune_status exported = gemmtune_runtime_open_manifest(&runtime, "/nonexistent/kernels", NULL);
+  CHECK(exported == (has_gpu() ? GEMMTUNE_STATUS_DATABASE_NOT_FOUND : GEMMTUNE_STATUS_NO_DEVICE));
+  CHECK(contains(gemmtune_last_error(), "Runtime::open_manifest"));
+  CHECK(runtime == NULL);
+  CHECK(gemmtune_runtime_open_manifest(NULL, "kernels", NULL) == GEMMTUNE_STATUS_INVALID_VALUE);
+  CHECK(contains(gemmtune_last_error(), "gemmtune_runtime_open_manifest: the runtime pointer is NULL"));
 
   float dummy[4];
   CHECK(gemmtune_sgemm(NULL, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, 2, 2, 2, 1.0f, dummy, 2, dummy,

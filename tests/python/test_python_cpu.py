@@ -48,6 +48,12 @@ class ImportAndOpen(unittest.TestCase):
         self.assertIn("Runtime::open", raised.exception.message)
         self.assertIn(raised.exception.status, str(raised.exception))
 
+    def test_runtime_on_an_export_without_a_gpu_raises_the_library_error(self):
+        with self.assertRaises(gemmtune.Error) as raised:
+            gemmtune.Runtime("/nonexistent/kernels", manifest=True)
+        self.assertIn(raised.exception.status, ("no_device", "database_not_found"))
+        self.assertIn("Runtime::open_manifest", raised.exception.message)
+
 
 class ReadingArrays(unittest.TestCase):
     def test_contiguous_interface(self):
