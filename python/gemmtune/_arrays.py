@@ -93,11 +93,23 @@ def _from_interface(name: str, array: Any, interface: dict) -> Matrix:
     return Matrix(pointer, shape[0], shape[1], element_strides[0], element_strides[1], _device_of(array))
 
 
-def _from_dlpack(name: str, array: Any) -> Matrix:
+def _dlpack_capsule(array: Any, stream: Optional[int]) -> Any:
+    """The array's capsule, its producer told the stream it will be used on (DLPack: the producer
+    then orders its pending work before that stream's; 1 is the legacy default stream, as 0 may
+    not be passed). Producers that take no stream are asked without one."""
+    if stream is None:
+        return array.__dlpack__()
+    try:
+        return array.__dlpack__(stream=stream if stream != 0 else 1)
+    except TypeError:
+        return array.__dlpack__()
+
+
+def _from_dlpack(name: str, array: Any, stream: Optional[int]) -> Matrix:
     device_type, device_id = array.__dlpack_device__()
     if device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
         raise TypeError(f"{name}: the array is not in CUDA memory (DLPack device type {device_type})")
-    capsule = array.__dlpack__()
+    capsule = _dlpack_capsule(array, stream)
     tensor = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
     if tensor.ndim != 2:
         raise ValueError(f"{name}: a matrix has 2 dimensions, this array has {tensor.ndim}")
@@ -111,14 +123,15 @@ def _from_dlpack(name: str, array: Any) -> Matrix:
     return Matrix(pointer, shape[0], shape[1], strides[0], strides[1], device_id)
 
 
-def matrix(name: str, array: Any) -> Matrix:
+def matrix(name: str, array: Any, stream: Optional[int] = None) -> Matrix:
     """Reads `array` (named `name` in messages) as a 2-D float32 CUDA matrix, or raises TypeError
-    (not a CUDA array, not float32) or ValueError (not 2-D)."""
+    (not a CUDA array, not float32) or ValueError (not 2-D). `stream`: the cudaStream_t the
+    matrix will be used on, for DLPack producers (None: not to be used, as by plan())."""
     interface = getattr(array, "__cuda_array_interface__", None)
     if interface is not None:
         return _from_interface(name, array, interface)
     if hasattr(array, "__dlpack__") and hasattr(array, "__dlpack_device__"):
-        return _from_dlpack(name, array)
+        return _from_dlpack(name, array, stream)
     raise TypeError(
         f"{name}: {type(array).__module__}.{type(array).__qualname__} is not a CUDA array "
         "(it has neither __cuda_array_interface__ nor __dlpack__)"

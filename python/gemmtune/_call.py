@@ -40,11 +40,12 @@ class Operands:
     device: Optional[int]
 
 
-def read_operands(a: Any, b: Any, out: Any, trans_a: bool, trans_b: bool) -> Operands:
-    """Reads and checks the arrays: 2-D float32 CUDA matrices whose shapes agree, on one device.
-    Raises TypeError or ValueError saying which argument is wrong."""
-    ma = _arrays.matrix("a", a)
-    mb = _arrays.matrix("b", b)
+def read_operands(a: Any, b: Any, out: Any, trans_a: bool, trans_b: bool, stream: Optional[int] = None) -> Operands:
+    """Reads and checks the arrays: 2-D float32 CUDA matrices whose shapes agree, on one device,
+    to be used on `stream` (None: not used). Raises TypeError or ValueError saying which argument
+    is wrong."""
+    ma = _arrays.matrix("a", a, stream)
+    mb = _arrays.matrix("b", b, stream)
     M, K = (ma.cols, ma.rows) if trans_a else (ma.rows, ma.cols)
     K_b, N = (mb.cols, mb.rows) if trans_b else (mb.rows, mb.cols)
     op_a = "a.T" if trans_a else "a"
@@ -53,7 +54,7 @@ def read_operands(a: Any, b: Any, out: Any, trans_a: bool, trans_b: bool) -> Ope
         raise ValueError(f"{op_a} is {M} x {K} and {op_b} is {K_b} x {N}: the inner sizes differ ({K} != {K_b})")
     mc = None
     if out is not None:
-        mc = _arrays.matrix("out", out)
+        mc = _arrays.matrix("out", out, stream)
         if (mc.rows, mc.cols) != (M, N):
             raise ValueError(f"out is {mc.rows} x {mc.cols}, {op_a} @ {op_b} is {M} x {N}")
     devices = {m.device for m in (ma, mb, mc) if m is not None and m.device is not None}

@@ -89,17 +89,17 @@ class Runtime:
         """out = alpha * op(a) @ op(b) + beta * out, op(x) = x.T where trans_x, on the current stream of
         the arrays' library (or `stream`), asynchronously; returns out (allocated like `a` when None).
         The arrays are 2-D float32 CUDA arrays stored by rows or by columns."""
-        operands = _call.read_operands(a, b, out, trans_a, trans_b)
+        launch_stream = _stream_pointer(stream, a)
+        operands = _call.read_operands(a, b, out, trans_a, trans_b, launch_stream)
         self._check_device(operands)
         if out is None:
             if beta != 0:
                 raise ValueError("beta != 0 needs out= (the C that beta scales)")
             out = _allocate_like(a, operands.M, operands.N)
-        c = _arrays.matrix("out", out)
+        c = operands.c or _arrays.matrix("out", out, launch_stream)
         call = _call.row_major_call(operands, c, trans_a, trans_b)
         raise_for(*self._runtime.sgemm(True, call.trans_a, call.trans_b, call.M, call.N, call.K, float(alpha), call.A,
-                                       call.lda, call.B, call.ldb, float(beta), call.C, call.ldc,
-                                       _stream_pointer(stream, a)))
+                                       call.lda, call.B, call.ldb, float(beta), call.C, call.ldc, launch_stream))
         return out
 
     def plan(self, a: Any, b: Any, out: Any = None, trans_a: bool = False, trans_b: bool = False) -> Selection:

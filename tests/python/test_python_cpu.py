@@ -33,6 +33,7 @@ class FakeDlpackArray:
         return (self._device_type, 0)
 
     def __dlpack__(self, stream=None):
+        self.asked_stream = stream
         new_capsule = ctypes.pythonapi.PyCapsule_New
         new_capsule.restype = ctypes.py_object
         new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -77,8 +78,14 @@ class ReadingArrays(unittest.TestCase):
     def test_dlpack(self):
         m = _arrays.matrix("a", FakeDlpackArray((4, 6), (1, 4), pointer=8192))
         self.assertEqual(m, _arrays.Matrix(8192 + 16, 4, 6, 1, 4, 0))  # byte_offset added
-        m = _arrays.matrix("a", FakeDlpackArray((4, 6), None))
+        array = FakeDlpackArray((4, 6), None)
+        m = _arrays.matrix("a", array)
         self.assertEqual((m.row_stride, m.col_stride), (6, 1))
+        self.assertIsNone(array.asked_stream)  # not to be used: no stream to order work on
+        _arrays.matrix("a", array, stream=0x1234)
+        self.assertEqual(array.asked_stream, 0x1234)
+        _arrays.matrix("a", array, stream=0)
+        self.assertEqual(array.asked_stream, 1)  # DLPack's name for the legacy default stream
         with self.assertRaisesRegex(TypeError, "not in CUDA memory \\(DLPack device type 1\\)"):
             _arrays.matrix("a", FakeDlpackArray((4, 6), None, device_type=1))
         with self.assertRaisesRegex(TypeError, "must hold float32"):
