@@ -46,8 +46,18 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
   > "$OUT/nvidia-smi.txt" 2>&1
 summary+=(nvidia-smi.txt)
 
+# The Python package needs pybind11: a wheel carried in .deps (python3 -m pip download pybind11
+# --no-deps -d .deps) is unpacked (a wheel is a zip) and used; the machine's Python must have its
+# headers (Python.h). Without either, the package is left out (GEMMTUNE_BUILD_PYTHON=AUTO).
+python_args=()
+pybind11_wheel=$(ls .deps/pybind11-*.whl 2>/dev/null | tail -1)
+if [[ -n $pybind11_wheel ]]; then
+  python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" "$pybind11_wheel" "$deps/python"
+  python_args=(-Dpybind11_DIR="$deps/python/pybind11/share/cmake/pybind11")
+fi
+
 status "building"
-if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release &&
+if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release "${python_args[@]}" &&
        cmake --build "$build" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"
   status "BUILD FAILED (log: build.log); building the tools alone"
@@ -79,7 +89,12 @@ if wants gputests; then
     timeout "${TEST_TIMEOUT:-300}" "$binary" "[gpu]" -d yes >> "$OUT/gputests.log" 2>&1
     echo "exit $? $(basename "$binary")" >> "$OUT/gputests.log"
   done
-  grep -E "^## |^exit |test cases|assertions|FAILED|SKIPPED|^[0-9.]+ s: " "$OUT/gputests.log" > "$OUT/gputests-summary.txt"
+  # The C API's and the Python package's [gpu] tests are ctest entries of their own.
+  ctest --test-dir "$build" --output-on-failure --timeout "${TEST_TIMEOUT:-300}" -R "capi_sgemm_against_cublas_gpu|python_torch_gpu" \
+    >> "$OUT/gputests.log" 2>&1
+  echo "exit $? ctest capi and python [gpu]" >> "$OUT/gputests.log"
+  grep -E "^## |^exit |test cases|assertions|FAILED|SKIPPED|^[0-9.]+ s: |Passed|Failed|Not Run|relative difference" \
+    "$OUT/gputests.log" > "$OUT/gputests-summary.txt"
   summary+=(gputests-summary.txt)
 fi
 

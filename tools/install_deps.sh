@@ -43,6 +43,16 @@ if ((${#missing[@]})); then
     echo "install_deps: ${missing[*]} not offered by apt here; the fuzz test will be skipped" >&2
   fi
 fi
+# The Python package (python/) needs pybind11 for the interpreter on PATH: from PyPI, else
+# Debian's. Without it the package and its tests are left out (the build says so).
+if command -v python3 >/dev/null && ! python3 -m pybind11 --cmakedir >/dev/null 2>&1; then
+  echo "install_deps: installing pybind11 (pip) for the Python package"
+  if ! python3 -m pip install --quiet --root-user-action=ignore "pybind11>=2.12" 2>/dev/null; then
+    apt_update
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq pybind11-dev python3-dev >/dev/null ||
+      echo "install_deps: no pybind11; the Python package will not be built" >&2
+  fi
+fi
 if [ ! -d /usr/local/cuda/include ] || ! ls /usr/local/cuda/lib64/libnvrtc.so* >/dev/null 2>&1; then
   echo "install_deps: the CUDA toolkit (with NVRTC and cuBLAS) is expected in /usr/local/cuda" >&2
   exit 1

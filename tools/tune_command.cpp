@@ -8,10 +8,11 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "arch_name.hpp"
-#include "build_info.hpp"
 #include "cache_error.hpp"
 #include "exit_codes.hpp"
 #include "family_registry.hpp"
@@ -23,7 +24,9 @@
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text.hpp"
-#include "text_table.hpp"
+#include "output_file.hpp"
+#include "result_format.hpp"
+#include "tune_report.hpp"
 #include "tuning_run.hpp"
 
 namespace gemmtune {
@@ -59,45 +62,6 @@ int usable_cores() {
   cpu_set_t cores;
   if (::sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
-  std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
-            << "\n\n";
-  if (options.dry_run) {
-    std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
-              << (run.cubins_stored_concurrently
-                      ? ", " + std::to_string(run.cubins_stored_concurrently) +
-                            " of them after waiting for another run that was compiling them"
-                      : std::string())
-              << ") in " << fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
-              << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
-    return;
-  }
-  TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
-                   "tuning s", "candidates (measured/resumed/failed of space)"});
-  for (const tuner::ProblemReport& p : run.problems) {
-    const double flops = p.problem.flops();
-    std::vector<std::string> row{to_string(p.problem)};
-    if (p.winner) {
-      row.insert(row.end(), {p.winner->kernel_name, fixed(p.winner->median_ms, 4),
-                             fixed(flops / p.winner->median_ms / 1e9, 2)});
-    } else {
-      row.insert(row.end(), {"(none: every candidate failed)", "-", "-"});
-    }
-    row.insert(row.end(), {fixed(p.cublas_ms, 4), fixed(flops / p.cublas_ms / 1e9, 2),
-                           p.winner ? fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
-                           fixed(p.seconds, 1),
-                           std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
-                               " of " + std::to_string(p.space)});
-    table.add_row(row);
-  }
-  table.print_markdown(std::cout);
-  std::cout << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
-            << run.cubins_reused << " reused from the database; " << run.worker_restarts
-            << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
-            << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
-            << " cubins/s over the whole run, compiling overlapped with measuring)\n";
 }
 
 }  // namespace
@@ -145,6 +109,11 @@ int tune_main(int argc, char** argv) {
                  "Seconds a candidate may run before it is killed as hung, at least")
       ->capture_default_str()
       ->check(positive_number());
+  ResultFormat format = ResultFormat::Table;
+  add_format_option(app, format, "the final report (csv: one row a problem; json: the run and its problems)");
+  std::string output_path;
+  app.add_option("--output", output_path,
+                 "Write the final report to this file (whole or not at all) instead of standard output");
   add_log_options(app, log_options);
   try {
     app.parse(argc, argv);
@@ -185,13 +154,21 @@ int tune_main(int argc, char** argv) {
 
   ProgressPrinter progress(log_options.quiet);
   try {
-    // The whole shapes file is checked before any GPU work or database access.
+    // The whole shapes file is checked before any GPU work or database access, and so is the
+    // output file (created now, in place only once the report is whole).
     const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_file_path(shapes_path));
+    std::optional<OutputFile> output;
+    if (!output_path.empty()) output.emplace(output_path);
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
     progress.finish();
-    print_report(run, options);
+    write_tune_report(output ? output->stream() : std::cout, run, options, format);
+    if (output) {
+      output->commit();
+    } else if (!std::cout.flush()) {
+      throw std::runtime_error("standard output: write failed");
+    }
     return kExitDone;
   } catch (const tuner::ShapesFileError& error) {
     std::cerr << "tune: " << error.what() << '\n';

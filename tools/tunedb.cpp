@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "build_info.hpp"
 #include "exit_codes.hpp"
 #include "html_report.hpp"
+#include "kernel_export.hpp"
 #include "family_registry.hpp"
 #include "log_options.hpp"
 #include "numeric_options.hpp"
@@ -25,6 +27,7 @@
 #include "output_file.hpp"
 #include "problem_rows.hpp"
 #include "report_model.hpp"
+#include "result_format.hpp"
 #include "text.hpp"
 #include "text_table.hpp"
 #include "tuning_db_merge.hpp"
@@ -52,6 +55,13 @@ std::string exact(double value) {
   char text[64];
   const auto result = std::to_chars(text, text + sizeof text, value);
   return std::string(text, result.ptr);
+}
+
+std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
+
+template <class T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
 }
 
 std::string gpu_label(const GpuKey& gpu) {
@@ -96,8 +106,70 @@ std::string holdings(const Database& db) {
   return text;
 }
 
-int list_command(const std::string& db_path) {
-  const Database db = open_database(db_path);
+// Each (GPU, problem) with its progress and winner, as CSV: one row a problem, plain numbers.
+void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
+  TextTable table({"gpu", "cc_major", "cc_minor", "sm_count", "layout", "m", "n", "k", "measured", "ok", "failed",
+                   "winner", "ms", "tflops", "cublas_ms", "speedup"});
+  for (const ProblemSummary& summary : summaries) {
+    const auto& winner = summary.winner;
+    const auto speedup = winner && winner->cublas_ms ? std::optional(*winner->cublas_ms / winner->median_ms) : std::nullopt;
+    table.add_row({summary.gpu.name, std::to_string(summary.gpu.cc_major), std::to_string(summary.gpu.cc_minor),
+                   std::to_string(summary.gpu.sm_count), summary.problem.layout, std::to_string(summary.problem.m),
+                   std::to_string(summary.problem.n), std::to_string(summary.problem.k),
+                   std::to_string(summary.measured), std::to_string(summary.ok), std::to_string(summary.failed),
+                   winner ? winner->kernel_name : "", csv_number(winner ? std::optional(winner->median_ms) : std::nullopt),
+                   csv_number(winner ? std::optional(winner->tflops) : std::nullopt),
+                   csv_number(winner ? winner->cublas_ms : std::nullopt), csv_number(speedup)});
+  }
+  table.print_csv(out);
+}
+
+json gpu_json(const GpuKey& gpu) {
+  return {{"name", gpu.name}, {"cc_major", gpu.cc_major}, {"cc_minor", gpu.cc_minor}, {"sm_count", gpu.sm_count}};
+}
+
+json problem_json(const Problem& problem) {
+  return {{"layout", problem.layout}, {"m", problem.m}, {"n", problem.n}, {"k", problem.k}};
+}
+
+// What list shows, as one JSON object: the GPUs, each (GPU, problem), the cubins by arch.
+void write_list_json(std::ostream& out, const Database& db) {
+  auto gpus = json::array();
+  for (const Gpu& gpu : db.gpus()) {
+    json entry = gpu_json(gpu.info.key);
+    entry.update({{"driver_version", gpu.info.driver_version},
+                  {"cuda_runtime_version", gpu.info.cuda_runtime_version},
+                  {"nvrtc_version", gpu.info.nvrtc_version}});
+    gpus.push_back(std::move(entry));
+  }
+  auto problems = json::array();
+  for (const ProblemSummary& summary : db.problem_summaries()) {
+    json winner = nullptr;
+    if (const auto& w = summary.winner) {
+      winner = {{"kernel_name", w->kernel_name},
+                {"ms", w->median_ms},
+                {"tflops", w->tflops},
+                {"cublas_ms", or_null(w->cublas_ms)},
+                {"cublas_tflops", or_null(w->cublas_tflops)},
+                {"speedup", w->cublas_ms ? json(*w->cublas_ms / w->median_ms) : json(nullptr)},
+                {"measured_at", w->measured_at}};
+    }
+    problems.push_back({{"gpu", gpu_json(summary.gpu)},
+                        {"problem", problem_json(summary.problem)},
+                        {"measured", summary.measured},
+                        {"ok", summary.ok},
+                        {"failed", summary.failed},
+                        {"winner", winner}});
+  }
+  auto binaries = json::array();
+  for (const BinaryCount& count : db.binary_counts()) {
+    binaries.push_back({{"arch", count.arch}, {"nvrtc_version", count.nvrtc_version}, {"count", count.count}});
+  }
+  const json all = {{"gpus", gpus}, {"problems", problems}, {"binaries", binaries}};
+  out << all.dump(2) << '\n';
+}
+
+void write_list_table(std::ostream& out, const Database& db) {
   TextTable gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
   for (const Gpu& gpu : db.gpus()) {
     const GpuKey& key = gpu.info.key;
@@ -105,8 +177,8 @@ int list_command(const std::string& db_path) {
                   std::to_string(key.sm_count), gpu.info.driver_version,
                   gpu.info.cuda_runtime_version, gpu.info.nvrtc_version});
   }
-  std::cout << "GPUs\n";
-  gpus.print_plain(std::cout);
+  out << "GPUs\n";
+  gpus.print_plain(out);
 
   TextTable problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
                   {"winner"}, {"ms", true}, {"TFLOPS", true}, {"cuBLAS ms", true},
@@ -121,10 +193,26 @@ int list_command(const std::string& db_path) {
                       figure(winner ? winner->cublas_ms : std::nullopt),
                       winner ? versus_cublas(*winner) : "-"});
   }
-  std::cout << "\nProblems\n";
-  problems.print_plain(std::cout);
-  std::cout << '\n' << holdings(db) << '\n';
-  return kExitDone;
+  out << "\nProblems\n";
+  problems.print_plain(out);
+  out << '\n' << holdings(db) << '\n';
+}
+
+// Results on standard output, flushed: a failed write (a full disk, a closed pipe) is a failure.
+int flush_standard_output() {
+  if (std::cout.flush()) return kExitDone;
+  spdlog::error("stdout: write failed");
+  return kExitFailure;
+}
+
+int list_command(const std::string& db_path, gemmtune::ResultFormat format) {
+  const Database db = open_database(db_path);
+  switch (format) {
+    case gemmtune::ResultFormat::Table: write_list_table(std::cout, db); break;
+    case gemmtune::ResultFormat::Csv: write_list_csv(std::cout, db.problem_summaries()); break;
+    case gemmtune::ResultFormat::Json: write_list_json(std::cout, db); break;
+  }
+  return flush_standard_output();
 }
 
 int show_command(const std::string& db_path, const std::string& problem_text,
@@ -219,8 +307,6 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
   return kExitDone;
 }
 
-std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
-
 void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
   out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,params_json,status,"
          "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
@@ -244,23 +330,12 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
   }
 }
 
-template <class T>
-json or_null(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
   auto all = json::array();
   for (const MeasurementRow& row : rows) {
     const auto& t = row.timing;
-    all.push_back({{"gpu", {{"name", row.gpu.name},
-                            {"cc_major", row.gpu.cc_major},
-                            {"cc_minor", row.gpu.cc_minor},
-                            {"sm_count", row.gpu.sm_count}}},
-                   {"problem", {{"layout", row.problem.layout},
-                                {"m", row.problem.m},
-                                {"n", row.problem.n},
-                                {"k", row.problem.k}}},
+    all.push_back({{"gpu", gpu_json(row.gpu)},
+                   {"problem", problem_json(row.problem)},
                    {"kernel_name", row.kernel_name},
                    {"family", row.family},
                    {"params", json::parse(row.params_json)},
@@ -282,13 +357,54 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
   out << all.dump(2) << '\n';
 }
 
-int export_command(const std::string& db_path, const std::string& format,
-                   const std::string& out_path) {
+// Which measurements export writes: all, or those of a problem, of GPUs whose name contains a
+// text, and only the ones that made their (GPU, problem)'s winner.
+struct ExportFilter {
+  bool winners_only = false;
+  std::string problem;  // parse_problem's grammar; empty: any
+  std::string gpu;      // part of the GPU name (case-insensitive); empty: any
+};
+
+// The measurements `filter` keeps. A problem or GPU the database does not hold is bad input, as
+// for show: a typo must not pass for an empty export.
+std::vector<MeasurementRow> filtered_measurements(const Database& db, const std::string& db_path,
+                                                  const ExportFilter& filter) {
+  std::optional<Problem> problem;
+  if (!filter.problem.empty()) {
+    problem = parse_problem_argument(filter.problem);
+    if (!db.find_problem(*problem)) throw BadInput(db_path + ": holds no problem " + to_string(*problem));
+  }
+  std::set<GpuKey> gpus;
+  for (const Gpu& gpu : db.gpus(filter.gpu)) gpus.insert(gpu.info.key);
+  if (!filter.gpu.empty() && gpus.empty()) throw BadInput(db_path + ": holds no GPU matching '" + filter.gpu + "'");
+  // A winner is the measurement that justified it: the same configuration, measured at the time
+  // the winner records.
+  std::map<std::pair<GpuKey, Problem>, Winner> winners;
+  if (filter.winners_only) {
+    for (WinnerEntry& entry : db.all_winners(filter.gpu)) winners.emplace(std::pair(entry.gpu, entry.problem), entry.winner);
+  }
+  std::vector<MeasurementRow> kept;
+  for (MeasurementRow& row : db.all_measurements()) {
+    if ((problem && row.problem != *problem) || !gpus.contains(row.gpu)) continue;
+    if (filter.winners_only) {
+      const auto winner = winners.find(std::pair(row.gpu, row.problem));
+      if (winner == winners.end() || winner->second.kernel_name != row.kernel_name ||
+          winner->second.measured_at != row.measured_at) {
+        continue;
+      }
+    }
+    kept.push_back(std::move(row));
+  }
+  return kept;
+}
+
+int export_command(const std::string& db_path, const std::string& format, const std::string& out_path,
+                   const ExportFilter& filter) {
   const Database db = open_database(db_path);
-  // Created before anything is read, so that a bad path is bad input; in place only when whole.
+  const auto rows = filtered_measurements(db, db_path, filter);
+  // Created before anything is written, so that a bad path is bad input; in place only when whole.
   std::optional<gemmtune::OutputFile> file;
   if (!out_path.empty()) file.emplace(out_path);
-  const auto rows = db.all_measurements();
   spdlog::debug("{} measurements to {} as {}", rows.size(), out_path.empty() ? "standard output" : out_path, format);
   std::ostream& out = file ? file->stream() : std::cout;
   if (format == "csv") {
@@ -296,16 +412,38 @@ int export_command(const std::string& db_path, const std::string& format,
   } else {
     write_json(out, rows);
   }
-  if (file) {
-    file->commit();
-    return kExitDone;
-  }
-  out.flush();
-  if (!out) {
-    spdlog::error("stdout: write failed");
-    return kExitFailure;
-  }
+  if (!file) return flush_standard_output();
+  file->commit();
   return kExitDone;
+}
+
+// The one GPU whose winners export-kernels writes: the database's only one, or the only one
+// matching --gpu.
+GpuKey export_gpu(const Database& db, const std::string& db_path, const std::string& gpu_filter) {
+  std::set<GpuKey> gpus;
+  for (const WinnerEntry& entry : db.all_winners(gpu_filter)) gpus.insert(entry.gpu);
+  const std::string matching = gpu_filter.empty() ? "" : " matching '" + gpu_filter + "'";
+  if (gpus.empty()) throw BadInput(db_path + ": no winners" + matching + " to export (tune first)");
+  if (gpus.size() > 1) {
+    std::string names;
+    for (const GpuKey& gpu : gpus) names += (names.empty() ? "" : ", ") + gpu_label(gpu);
+    throw BadInput(db_path + ": winners of " + std::to_string(gpus.size()) + " GPUs" + matching + " (" + names +
+                   "); an export is for one: pick it with --gpu");
+  }
+  return *gpus.begin();
+}
+
+int export_kernels_command(const std::string& db_path, const std::string& out_dir, const std::string& gpu_filter) {
+  const Database db = open_database(db_path);
+  const GpuKey gpu = export_gpu(db, db_path, gpu_filter);
+  spdlog::debug("exporting the winners of {} to {} (cubins the database lacks are compiled now)", gpu_label(gpu), out_dir);
+  const gemmtune::dispatch::ExportSummary summary = gemmtune::dispatch::export_kernels(db, gpu, out_dir);
+  std::cout << "wrote " << out_dir << ": " << summary.problems << " tuned problems of " << gpu_label(gpu) << ", "
+            << summary.kernels << " cubins (" << summary.from_database << " from the database, " << summary.compiled
+            << " compiled now)";
+  if (summary.unusable_problems) std::cout << "; left out " << summary.unusable_problems << " winners this build cannot run";
+  std::cout << '\n';
+  return flush_standard_output();
 }
 
 int diff_command(const std::string& a_path, const std::string& b_path) {
@@ -384,8 +522,8 @@ int report_command(const std::string& db_path, const std::string& out_path,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, and\n"
-               "lists their cubins.\n"
+  CLI::App app{"tunedb: lists, shows, exports, compares, merges and reports on gemmtune tuning databases, lists\n"
+               "their cubins, and exports the winners' cubins for use without a database (export-kernels).\n"
                "Databases are opened read-only, except the target of merge. Results go to standard output,\n"
                "logs and errors to standard error.\n" +
                gemmtune::exit_codes_help("flags, a missing or unusable database, a problem or GPU it does not "
@@ -403,6 +541,9 @@ int main(int argc, char** argv) {
 
   CLI::App* list = app.add_subcommand(
       "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
+  gemmtune::ResultFormat list_format = gemmtune::ResultFormat::Table;
+  gemmtune::add_format_option(*list, list_format,
+                              "it (csv: one row a GPU and problem; json: GPUs, problems and cubins in one object)");
   add_db_option(list);
 
   CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
@@ -417,7 +558,22 @@ int main(int argc, char** argv) {
   std::string out_path;
   exporter->add_option("--format", format, "csv or json")->required()->check(CLI::IsMember({"csv", "json"}));
   exporter->add_option("--out", out_path, "file to write (default: standard output)");
+  ExportFilter export_filter;
+  exporter->add_flag("--winners-only", export_filter.winners_only,
+                     "only the measurement of each (GPU, problem)'s winner");
+  exporter->add_option("--problem", export_filter.problem, "only this problem: nn:4096x4096x4096, or 4096x4096x4096 for nn");
+  exporter->add_option("--gpu", export_filter.gpu, "only GPUs whose name contains this (case-insensitive)");
   add_db_option(exporter);
+
+  CLI::App* export_kernels = app.add_subcommand(
+      "export-kernels", "the winners of one GPU as cubins and manifest.json, for Runtime::open_manifest (no SQLite, no NVRTC)");
+  std::string kernels_dir;
+  std::string kernels_gpu;
+  export_kernels->add_option("--out", kernels_dir, "folder to write (new, empty, or an earlier export: replaced whole)")
+      ->required();
+  export_kernels->add_option("--gpu", kernels_gpu,
+                             "the GPU whose winners to export, by part of its name (needed when the database has several)");
+  add_db_option(export_kernels);
 
   CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
   std::string a_path;
@@ -463,10 +619,11 @@ int main(int argc, char** argv) {
   add_db_option(reporter);
 
   return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {
-    if (*list) return list_command(db_path);
+    if (*list) return list_command(db_path, list_format);
     if (*show) return show_command(db_path, problem_text, gpu_filter);
-    if (*exporter) return export_command(db_path, format, out_path);
+    if (*exporter) return export_command(db_path, format, out_path, export_filter);
     if (*diff) return diff_command(a_path, b_path);
+    if (*export_kernels) return export_kernels_command(db_path, kernels_dir, kernels_gpu);
     if (*binaries) {
       if (!binary_filter.arch.empty()) {
         try {

@@ -41,6 +41,13 @@ class Runtime {
   static Status open(Runtime& runtime, const std::string& db_path,
                      const RuntimeOptions& options = {}) noexcept;
 
+  // Opens the ahead-of-time export in `dir` (written by `tunedb export-kernels --out DIR`) for
+  // the GPU options.device: calls are served from its cubins, with no database and no NVRTC at
+  // run time (a kernel the export lacks is KernelError, never compiled). Fails with NoDevice,
+  // DatabaseNotFound (no DIR/manifest.json), DatabaseError (not a readable export) or UntunedGpu
+  // (exported for another arch; for another GPU unless options.allow_untuned).
+  static Status open_manifest(Runtime& runtime, const std::string& dir, const RuntimeOptions& options = {}) noexcept;
+
   bool is_open() const noexcept { return impl_ != nullptr; }
 
   // C = alpha op(A) op(B) + beta C on `stream` (asynchronous, as cuBLAS). Safe to call from

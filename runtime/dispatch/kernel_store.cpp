@@ -1,14 +1,13 @@
 #include "kernel_store.hpp"
 
-#include "binary_store.hpp"
 #include "dispatch_error.hpp"
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 
 namespace gemmtune::dispatch {
 
-KernelStore::KernelStore(const cache::Database* database, std::string arch)
-    : database_(database), arch_(std::move(arch)) {}
+KernelStore::KernelStore(CubinLookup lookup, std::string arch, std::string no_compile)
+    : lookup_(std::move(lookup)), arch_(std::move(arch)), no_compile_(std::move(no_compile)) {}
 
 const LoadedKernel& KernelStore::get(const KernelConfig& config) {
   const std::string name = kernel_name(config);
@@ -23,15 +22,12 @@ const LoadedKernel& KernelStore::get(const KernelConfig& config) {
 }
 
 const LoadedKernel& KernelStore::load(const KernelConfig& config, const std::string& name) {
-  std::optional<cache::Binary> binary;
-  if (database_ != nullptr) {
-    // The key the tuner stores its cubins under.
-    binary = database_->find_binary(binary_key(config, arch_));
-  }
   std::unique_ptr<LoadedKernel> kernel;
-  if (binary) {
-    kernel = std::make_unique<LoadedKernel>(config, binary->cubin, binary->lowered_name);
+  if (std::optional<StoredCubin> stored = lookup_ ? lookup_(config) : std::nullopt) {
+    kernel = std::make_unique<LoadedKernel>(config, stored->cubin, stored->lowered_name);
     ++from_database_;
+  } else if (!no_compile_.empty()) {
+    throw DispatchError(Status::KernelError, "cannot load " + name + " for " + arch_ + ": " + no_compile_);
   } else {
     const CompiledKernel compiled = compile_kernel(config, arch_);
     kernel = std::make_unique<LoadedKernel>(config, compiled.cubin, compiled.lowered_name);

@@ -1,36 +1,50 @@
-// The kernels a Runtime has loaded, by name: each loaded once, from the database's cubin when it
-// has one for this build (template sources, NVRTC options and version, arch), else compiled
-// with NVRTC; then kept for the store's lifetime, so the pointers it hands out stay valid.
+// The kernels a Runtime has loaded, by name: each loaded once, from a stored cubin (the
+// database's for this build, or an ahead-of-time export's) when there is one, else compiled
+// with NVRTC where that is allowed; then kept for the store's lifetime, so the pointers it hands
+// out stay valid.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "kernel_config.hpp"
 #include "loaded_kernel.hpp"
-#include "tuning_db.hpp"
 
 namespace gemmtune::dispatch {
 
+struct StoredCubin {
+  std::vector<char> cubin;
+  std::string lowered_name;
+};
+
+// Where a store finds a configuration's cubin; nullopt: none stored. May throw (a file that
+// cannot be read), which get() reports as the kernel's failure to load.
+using CubinLookup = std::function<std::optional<StoredCubin>(const KernelConfig& config)>;
+
 class KernelStore {
  public:
-  // `database` may be null (no database: every kernel is compiled); it must outlive the store.
-  KernelStore(const cache::Database* database, std::string arch);
+  // `no_compile` empty: a kernel without a stored cubin is compiled; else it is refused with
+  // that reason (an ahead-of-time export: no NVRTC at run time).
+  KernelStore(CubinLookup lookup, std::string arch, std::string no_compile = {});
 
   // The loaded kernel of `config`. Throws DispatchError(KernelError) naming the kernel when it
   // can be neither loaded nor compiled. Not thread-safe: the caller serializes calls.
   const LoadedKernel& get(const KernelConfig& config);
 
-  std::uint64_t from_database() const { return from_database_; }
+  std::uint64_t from_database() const { return from_database_; }  // from stored cubins
   std::uint64_t compiled() const { return compiled_; }
 
  private:
   const LoadedKernel& load(const KernelConfig& config, const std::string& name);
 
-  const cache::Database* database_;
+  CubinLookup lookup_;
   std::string arch_;
+  std::string no_compile_;
   std::unordered_map<std::string, std::unique_ptr<LoadedKernel>> kernels_;
   std::uint64_t from_database_ = 0;
   std::uint64_t compiled_ = 0;

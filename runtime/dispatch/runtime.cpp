@@ -44,6 +44,15 @@ Status Runtime::open(Runtime& runtime, const std::string& db_path, const Runtime
   }
 }
 
+Status Runtime::open_manifest(Runtime& runtime, const std::string& dir, const RuntimeOptions& options) noexcept {
+  try {
+    runtime = dispatch::open_manifest_on_device(probe_device(options.device), dir, options);
+    return Status::Success;
+  } catch (...) {
+    return dispatch::fail_from_current_exception("Runtime::open_manifest");
+  }
+}
+
 Status Runtime::sgemm(Order order, Transpose trans_a, Transpose trans_b, int M, int N, int K, float alpha,
                       const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                       std::int64_t ldc, cudaStream_t stream) const noexcept {

@@ -50,6 +50,12 @@ Runtime open_on_device(const DeviceInfo& device, const std::string& db_path, con
   return Runtime(std::make_unique<Runtime::Impl>(device, std::move(tuning), options));
 }
 
+Runtime open_manifest_on_device(const DeviceInfo& device, const std::string& dir, const RuntimeOptions& options) {
+  const cache::GpuKey gpu{device.name, device.cc_major, device.cc_minor, device.sm_count};
+  TuningSource tuning = load_manifest_tuning(dir, gpu, device.arch(), options.allow_untuned);
+  return Runtime(std::make_unique<Runtime::Impl>(device, std::move(tuning), options));
+}
+
 }  // namespace dispatch
 
 Runtime::Impl::Impl(const DeviceInfo& device, dispatch::TuningSource tuning, const RuntimeOptions& options)
@@ -58,7 +64,7 @@ Runtime::Impl::Impl(const DeviceInfo& device, dispatch::TuningSource tuning, con
       options_(options),
       tuning_(std::move(tuning)),
       serial_(dispatch::g_next_serial.fetch_add(1)),
-      kernels_(tuning_.database ? &*tuning_.database : nullptr, device.arch()) {}
+      kernels_(dispatch::cubin_lookup(tuning_, device.arch()), device.arch(), dispatch::compile_refusal(tuning_)) {}
 
 dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
   if (std::optional<std::string> why = dispatch::invalid_argument(call)) {

@@ -50,6 +50,8 @@ struct Route {
 
 // Runtime::open once the device is known. Throws DispatchError (see load_tuning).
 Runtime open_on_device(const DeviceInfo& device, const std::string& db_path, const RuntimeOptions& options);
+// Runtime::open_manifest once the device is known. Throws DispatchError (see load_manifest_tuning).
+Runtime open_manifest_on_device(const DeviceInfo& device, const std::string& dir, const RuntimeOptions& options);
 
 }  // namespace dispatch
 

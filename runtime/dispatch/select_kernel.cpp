@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,9 +71,12 @@ bool cublas_was_faster(const cache::Winner& winner) {
   return winner.cublas_ms.has_value() && *winner.cublas_ms < winner.median_ms;
 }
 
+// Rule 3's families, in the order tried.
+constexpr const char* kDefaultFamilies[] = {"vectorized", "reg2d"};
+
 // Rule 3: the default configurations, at the widest alignment the call allows.
 Choice default_choice(const RowMajorCall& call, const DeviceTraits& device, Selection selection, Notes& notes) {
-  for (const char* family_name : {"vectorized", "reg2d"}) {
+  for (const char* family_name : kDefaultFamilies) {
     const KernelFamily& family = find_family(family_name);
     std::string why_not;
     const KernelConfig widest = family.default_config(call.layout, family.alignments().front());
@@ -140,6 +144,32 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const D
 
   if (ranked.empty()) notes.add("no tuned " + selection.problem.layout + " problem for this GPU");
   return default_choice(call, device, std::move(selection), notes);
+}
+
+std::vector<KernelConfig> selectable_configs(const TuningTable& table) {
+  std::map<std::string, KernelConfig> configs;
+  // A configuration and each narrower alignment of it that its family offers (serving_variant's
+  // candidates).
+  auto add_with_narrower = [&configs](const KernelConfig& config) {
+    for (int align : find_family(config.family).alignments()) {
+      if (align > config.align) continue;
+      KernelConfig variant = config;
+      variant.align = align;
+      configs.emplace(kernel_name(variant), variant);
+    }
+  };
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    for (const TunedProblem& tuned : table.of_layout(layout)) {
+      if (tuned.config) add_with_narrower(*tuned.config);
+    }
+    for (const char* family_name : kDefaultFamilies) {
+      const KernelFamily& family = find_family(family_name);
+      add_with_narrower(family.default_config(layout, family.alignments().front()));
+    }
+  }
+  std::vector<KernelConfig> all;
+  for (auto& [name, config] : configs) all.push_back(std::move(config));
+  return all;
 }
 
 }  // namespace gemmtune::dispatch

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "device.hpp"
 #include "gemmtune/types.hpp"
@@ -35,5 +36,11 @@ struct Choice {
 // `device` is the GPU the kernel is to run on (launch shapes may depend on it).
 Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const DeviceTraits& device,
                      const SelectionPolicy& policy);
+
+// Every configuration select_kernel can return with `table`, whatever the call: each usable
+// winner at its own alignment and each narrower one its family offers, and the default
+// configurations of every layout at every alignment. Sorted by name, each once: what an
+// ahead-of-time export must hold to serve every call without compiling.
+std::vector<KernelConfig> selectable_configs(const TuningTable& table);
 
 }  // namespace gemmtune::dispatch

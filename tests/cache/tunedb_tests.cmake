@@ -11,7 +11,7 @@ set(expect_run ${GEMMTUNE_TESTS_DIR}/support/expect_run.cmake)
 add_test(NAME cache_tunedb_help COMMAND ${tunedb} --help)
 set_tests_properties(cache_tunedb_help PROPERTIES
   PASS_REGULAR_EXPRESSION "Subcommands:.*list.*show.*export.*diff.*merge")
-foreach(command list show export diff binaries merge report)
+foreach(command list show export export-kernels diff binaries merge report)
   add_test(NAME cache_tunedb_${command}_help COMMAND ${tunedb} ${command} --help)
   set_tests_properties(cache_tunedb_${command}_help PROPERTIES
     PASS_REGULAR_EXPRESSION "Usage: .*tunedb ${command}.*-h,--help")
@@ -101,6 +101,43 @@ add_tunedb_test(export_json 0
   "\"gpu\": {.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128.*\"params\": {.*\"BM\": 128"
   ARGS export --format json --db ${dbs}/a.db)
 add_tunedb_test(export_bad_format 2 "xml not in" ARGS export --format xml --db ${dbs}/a.db)
+# Machine-readable listings: one CSV row a (GPU, problem) with plain numbers; JSON with the GPUs,
+# problems and cubins.
+add_tunedb_test(list_csv 0
+  "^gpu,cc_major,cc_minor,sm_count,layout,m,n,k,measured,ok,failed,winner,ms,tflops,cublas_ms,speedup\nNVIDIA H200,9,0,132,nn,512,512,512,2,1,1,gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1,1,0.268435456,1.2,1.2\n$"
+  ARGS list --format csv --db ${dbs}/a.db)
+add_tunedb_test(list_json 0
+  "^{\n  \"gpus\": ..*\"driver_version\": \"570.86\".*\"problems\": ..*\"m\": 512.*\"measured\": 2,.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128[^\"]*\",.*\"speedup\": 1.2,.*\"binaries\": ..*\"arch\": \"sm_90\",.*\"count\": 1"
+  ARGS list --format json --db ${dbs}/a.db)
+add_tunedb_test(list_bad_format 2 "--format: xml not in" ARGS list --format xml --db ${dbs}/a.db)
+# export's filters. In the merged database the winner of nn:512x512x512 is the later-measured
+# bm64 (rank 2), not the fastest row: --winners-only follows the winners table.
+add_tunedb_test(export_winners_only 0
+  "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm64[^\n]*,ok,1.1,[^\n]*,2,10,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,gemmtune_sgemm_reg2d_nn_bm64[^\n]*\n$"
+  NOT_OUTPUT "bm128|resource_limit"
+  ARGS export --format csv --winners-only --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
+add_tunedb_test(export_one_problem 0 "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,[^\n]*\n$"
+  ARGS export --format csv --problem 64x64x4096 --gpu h200 --db ${dbs}/b.db)
+add_tunedb_test(export_unknown_problem 2 "a.db: holds no problem nn:7x7x7"
+  ARGS export --format csv --problem 7x7x7 --db ${dbs}/a.db)
+add_tunedb_test(export_unknown_gpu 2 "a.db: holds no GPU matching 'a100'"
+  ARGS export --format json --gpu a100 --db ${dbs}/a.db)
+# export-kernels: the winners of a.db's GPU and the kernels the runtime may select, compiled here
+# where the database has no cubin for this build; written whole, an earlier export replaced, a
+# folder that is not one never.
+add_tunedb_test(export_kernels 0
+  "^wrote [^\n]*a_kernels: 1 tuned problems of NVIDIA H200 \\(sm_90, 132 SMs\\), [0-9]+ cubins \\(0 from the database, [0-9]+ compiled now\\)\n$"
+  ARGS export-kernels -q --db ${dbs}/a.db --out ${dbs}/a_kernels SETS_UP cache_tunedb_exported)
+add_tunedb_test(export_kernels_replaces_an_export 0 "^wrote [^\n]*a_kernels: 1 tuned problems"
+  ARGS export-kernels -q --db ${dbs}/a.db --out ${dbs}/a_kernels ALSO_REQUIRES cache_tunedb_exported)
+file(MAKE_DIRECTORY ${dbs}/not_an_export)
+file(WRITE ${dbs}/not_an_export/notes.txt "keep me\n")
+add_tunedb_test(export_kernels_keeps_other_folders 2 "not_an_export: a folder that is not an export \\(no manifest.json\\); not replacing it"
+  ARGS export-kernels --db ${dbs}/a.db --out ${dbs}/not_an_export)
+add_tunedb_test(export_kernels_nothing_tuned 2 "dry.db: no winners to export \\(tune first\\)"
+  ARGS export-kernels --db ${dbs}/dry.db --out ${dbs}/dry_kernels NOT_CREATED ${dbs}/dry_kernels)
+add_tunedb_test(export_kernels_unknown_gpu 2 "a.db: no winners matching 'a100' to export"
+  ARGS export-kernels --db ${dbs}/a.db --gpu a100 --out ${dbs}/a100_kernels)
 add_tunedb_test(diff 0
   "nn:64x64x4096 +only in B.*nn:512x512x512 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
   ARGS diff ${dbs}/a.db ${dbs}/b.db)

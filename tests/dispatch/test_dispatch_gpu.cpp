@@ -13,6 +13,7 @@
 #include "dispatch_test_support.hpp"
 #include "family_registry.hpp"
 #include "gemmtune/runtime.hpp"
+#include "kernel_export.hpp"
 #include "kernel_name.hpp"
 #include "kernel_sources.hpp"
 #include "nvrtc_compiler.hpp"
@@ -358,6 +359,44 @@ TEST_CASE("dispatch: eight threads calling sgemm on their own streams get correc
     INFO("thread " << t);
     CHECK(failures[t] == "");
   }
+}
+
+TEST_CASE("dispatch: an ahead-of-time export serves every call as the database does, without compiling", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  cache::test::TempDir dir;
+  const std::string exported = dir.file("kernels");
+  {
+    const cache::Database db = cache::Database::open(tuned_database(*device).path(), cache::OpenMode::ReadOnly);
+    export_kernels(db, gpu_key(*device), exported);
+  }
+  Runtime from_export;
+  REQUIRE(Runtime::open_manifest(from_export, exported, {}) == Status::Success);
+  const Runtime from_database = open_or_fail(tuned_database(*device).path(), {});
+  const CublasHandle cublas;
+  const Stream stream;
+  unsigned seed = 100;
+  for (Order order : kOrders) {
+    for (Transpose ta : kTransposes) {
+      for (Transpose tb : kTransposes) {
+        for (bool aligned : {true, false}) {
+          for (const Shape& shape : {kSmall, kLarge, kSplitK, kNearSmall, kUntuned}) {
+            UserGemm gemm(order, ta, tb, shape, aligned, seed++);
+            Selection expected, served;
+            REQUIRE(from_database.plan(gemm.call(), expected) == Status::Success);
+            REQUIRE(from_export.plan(gemm.call(), served) == Status::Success);
+            INFO(describe(served));
+            CHECK(served.kernel == expected.kernel);
+            CHECK(served.reason == expected.reason);
+            CHECK(run_against_cublas(from_export, gemm, cublas.get(), stream).empty());
+          }
+        }
+      }
+    }
+  }
+  CHECK(from_export.stats().kernels_compiled == 0);
+  CHECK(from_export.stats().kernels_from_database > 0);
+  CHECK_THAT(from_export.describe(), Catch::Contains("from the export " + exported));
 }
 
 }  // namespace gemmtune::dispatch

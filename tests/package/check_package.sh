@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks the CMake package of a build: installs it into a temporary prefix, checks what lands
-# there, then configures, builds and runs tests/package/consumer/ against that prefix alone.
+# there (headers, libgemmtune.so with its SONAME, the CMake and pkg-config files), then configures,
+# builds and runs tests/package/consumer/ against that prefix alone (find_package: gemmtune::runtime
+# from C++, gemmtune::shared from C), and builds its C program once more with pkg-config alone.
 #
 #   bash tests/package/check_package.sh BUILD_DIR
 #
@@ -30,16 +32,18 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/gemmtune_package.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tools=(tune tunedb gemmbench kernelc)
-cmake --build "$build_dir" -j"$(nproc)" --target gemmtune_dispatch "${tools[@]}" >"$work/project-build.log" 2>&1 ||
+cmake --build "$build_dir" -j"$(nproc)" --target gemmtune_dispatch gemmtune_shared "${tools[@]}" >"$work/project-build.log" 2>&1 ||
   { cat "$work/project-build.log"; fail "building $build_dir failed"; }
 prefix=$work/prefix
 cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
 
 # What a consumer gets: the public headers and nothing else under include/, the package files,
 # libraries and tools, and no path back into the source or build tree.
-[[ -f $prefix/include/gemmtune/runtime.hpp && -f $prefix/include/gemmtune/types.hpp ]] ||
-  fail "the public headers are not in $prefix/include/gemmtune"
-stray_headers=$(find "$prefix/include" -type f ! -path "$prefix/include/gemmtune/*.hpp")
+public_headers=(runtime.hpp types.hpp gemmtune.h)
+for header in "${public_headers[@]}"; do
+  [[ -f $prefix/include/gemmtune/$header ]] || fail "the public header $header is not in $prefix/include/gemmtune"
+done
+stray_headers=$(find "$prefix/include" -type f ! -path "$prefix/include/gemmtune/*.hpp" ! -path "$prefix/include/gemmtune/gemmtune.h")
 [[ -z $stray_headers ]] || fail "installed headers beyond the public ones: $stray_headers"
 config=$(find "$prefix" -name gemmtuneConfig.cmake -print -quit)
 [[ -n $config ]] || fail "no gemmtuneConfig.cmake under $prefix"
@@ -50,6 +54,15 @@ done
 if grep -lF -e "$source_dir/" -e "$build_dir/" "$config_dir"/*.cmake; then
   fail "the installed package files above refer to the source or build tree"
 fi
+shared_library=$(find "$prefix" -name "libgemmtune.so.0" -print -quit)
+[[ -n $shared_library && -L $prefix/$(dirname "${shared_library#"$prefix"/}")/libgemmtune.so ]] ||
+  fail "no libgemmtune.so.0 with its libgemmtune.so link under $prefix"
+soname=$(objdump -p "$shared_library" | sed -n 's/^ *SONAME *//p')
+[[ $soname == libgemmtune.so.0 ]] || fail "$shared_library has SONAME '$soname', expected libgemmtune.so.0"
+exported=$(nm -D --defined-only "$shared_library" | awk '{print $3}' | grep -v '^GEMMTUNE_0$' | grep -cv -e '^gemmtune_' -e '^_ZN8gemmtune' -e '^_ZNK8gemmtune') || true
+((exported == 0)) || fail "$shared_library exports $exported symbols outside gemmtune's API"
+pc_file=$(find "$prefix" -name gemmtune.pc -print -quit)
+[[ $pc_file == */pkgconfig/gemmtune.pc ]] || fail "no pkgconfig/gemmtune.pc under $prefix"
 for tool in "${tools[@]}"; do
   [[ -x $prefix/bin/$tool ]] || fail "$prefix/bin/$tool is not installed"
   "$prefix/bin/$tool" --help >/dev/null || fail "the installed $tool --help failed"
@@ -72,10 +85,29 @@ found=$(grep -o "Found gemmtune .*" "$work/configure.log") || { cat "$work/confi
   fail "the consumer found the wrong package (or one without a version): '$found', expected the one in $config_dir"
 cmake --build "$consumer_build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the consumer failed"; }
 
-status=0
-output=$("$consumer_build/consumer" "$work/tuned.db" 2>&1) || status=$?
-echo "$output"
-((status == 0)) || fail "the consumer exited with $status"
-[[ $output == "consumer: opened "* || $output == "consumer: no GPU (no_device): "?* ]] ||
-  fail "the consumer neither opened a Runtime nor said that there is no GPU"
-echo "check_package: $found; installed $(find "$prefix" -type f | wc -l) files; the consumer built and ran"
+# Runs a consumer program; it must open a Runtime or say that there is no GPU.
+run_consumer() {
+  local program=$1 name
+  name=$(basename "$program")
+  local status=0 output
+  output=$("$program" "$work/tuned.db" 2>&1) || status=$?
+  echo "$output"
+  ((status == 0)) || fail "$name exited with $status"
+  [[ $output == "$name: opened "* || $output == "$name: no GPU (no_device): "?* ]] ||
+    fail "$name neither opened a Runtime nor said that there is no GPU"
+}
+run_consumer "$consumer_build/consumer"
+run_consumer "$consumer_build/consumer_c"
+
+# The C consumer once more, built by the C compiler with what pkg-config says and nothing else.
+pkg_flags=$(PKG_CONFIG_PATH=$(dirname "$pc_file") pkg-config --cflags --libs gemmtune) ||
+  fail "pkg-config does not read $pc_file"
+[[ $(PKG_CONFIG_PATH=$(dirname "$pc_file") pkg-config --modversion gemmtune) == [0-9]*.[0-9]*.[0-9]* ]] ||
+  fail "pkg-config gives gemmtune no version"
+mkdir -p "$work/pkg-config"
+# shellcheck disable=SC2086  # the flags are words
+cc -std=c99 -o "$work/pkg-config/consumer_c" "$source_dir/tests/package/consumer/main.c" $pkg_flags \
+  -Wl,-rpath,"$(dirname "$shared_library")" || fail "building the C consumer with pkg-config's flags ($pkg_flags) failed"
+run_consumer "$work/pkg-config/consumer_c"
+echo "check_package: $found; installed $(find "$prefix" -type f | wc -l) files; the consumers built and ran" \
+  "(find_package: C++ and C; pkg-config: C)"

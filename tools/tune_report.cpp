@@ -1,0 +1,146 @@
+#include "tune_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build_info.hpp"
+#include "text.hpp"
+#include "text_table.hpp"
+
+namespace gemmtune {
+namespace {
+
+using json = nlohmann::ordered_json;  // fields in the order written
+
+// The figures of one problem's line, computed once for every format.
+struct ProblemFigures {
+  std::optional<double> ms, tflops, speedup;  // absent without a winner
+  std::optional<double> cublas_ms, cublas_tflops;  // absent where cuBLAS was not timed (a dry run)
+};
+
+ProblemFigures figures(const tuner::ProblemReport& p) {
+  const double flops = p.problem.flops();
+  ProblemFigures f;
+  if (p.cublas_ms > 0) {
+    f.cublas_ms = p.cublas_ms;
+    f.cublas_tflops = flops / p.cublas_ms / 1e9;
+  }
+  if (p.winner) {
+    f.ms = p.winner->median_ms;
+    f.tflops = flops / p.winner->median_ms / 1e9;
+    if (f.cublas_ms) f.speedup = *f.cublas_ms / p.winner->median_ms;
+  }
+  return f;
+}
+
+// The shortest text that reads back as the same double ("" for none), for CSV.
+std::string exact(std::optional<double> value) {
+  if (!value) return "";
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, *value);
+  return std::string(text, result.ptr);
+}
+
+json or_null(std::optional<double> value) { return value ? json(*value) : json(nullptr); }
+
+double per_second(std::size_t count, double seconds) { return count / std::max(seconds, 1e-9); }
+
+void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::TuneOptions& options) {
+  out << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit() << "\n\n";
+  if (options.dry_run) {
+    out << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
+        << (run.cubins_stored_concurrently
+                ? ", " + std::to_string(run.cubins_stored_concurrently) +
+                      " of them after waiting for another run that was compiling them"
+                : std::string())
+        << ") in " << fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
+        << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1) << " cubins/s\n";
+    return;
+  }
+  TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
+                   "tuning s", "candidates (measured/resumed/failed of space)"});
+  for (const tuner::ProblemReport& p : run.problems) {
+    const ProblemFigures f = figures(p);
+    table.add_row({to_string(p.problem), p.winner ? p.winner->kernel_name : "(none: every candidate failed)",
+                   f.ms ? fixed(*f.ms, 4) : "-", f.tflops ? fixed(*f.tflops, 2) : "-", f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-",
+                   f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-", f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
+                   std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
+                       " of " + std::to_string(p.space)});
+  }
+  table.print_markdown(out);
+  out << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
+      << run.cubins_reused << " reused from the database; " << run.worker_restarts
+      << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
+      << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1)
+      << " cubins/s over the whole run, compiling overlapped with measuring)\n";
+}
+
+// One row a problem (a dry run's: its space alone, nothing being measured).
+void write_csv(std::ostream& out, const tuner::RunReport& run) {
+  TextTable table({"problem", "layout", "m", "n", "k", "winner", "ms", "tflops", "cublas_ms", "cublas_tflops",
+                   "speedup", "tuning_s", "measured", "resumed", "failed", "space"});
+  for (const tuner::ProblemReport& p : run.problems) {
+    const ProblemFigures f = figures(p);
+    table.add_row({to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
+                   std::to_string(p.problem.N), std::to_string(p.problem.K),
+                   p.winner ? p.winner->kernel_name : "", exact(f.ms), exact(f.tflops), exact(f.cublas_ms),
+                   exact(f.cublas_tflops), exact(f.speedup), exact(p.seconds), std::to_string(p.measured),
+                   std::to_string(p.resumed), std::to_string(p.failed), std::to_string(p.space)});
+  }
+  table.print_csv(out);
+}
+
+void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::TuneOptions& options) {
+  auto problems = json::array();
+  for (const tuner::ProblemReport& p : run.problems) {
+    const ProblemFigures f = figures(p);
+    problems.push_back({{"problem", to_string(p.problem)},
+                        {"layout", std::string(layout_name(p.problem.layout))},
+                        {"m", p.problem.M},
+                        {"n", p.problem.N},
+                        {"k", p.problem.K},
+                        {"winner", p.winner ? json(p.winner->kernel_name) : json(nullptr)},
+                        {"ms", or_null(f.ms)},
+                        {"tflops", or_null(f.tflops)},
+                        {"cublas_ms", or_null(f.cublas_ms)},
+                        {"cublas_tflops", or_null(f.cublas_tflops)},
+                        {"speedup", or_null(f.speedup)},
+                        {"tuning_s", p.seconds},
+                        {"measured", p.measured},
+                        {"resumed", p.resumed},
+                        {"failed", p.failed},
+                        {"space", p.space}});
+  }
+  const json report = {{"gpu", run.gpu_name},
+                       {"date", utc_date_time()},
+                       {"commit", build_commit()},
+                       {"dry_run", options.dry_run},
+                       {"arch", options.dry_run ? json(options.arch) : json(nullptr)},
+                       {"database", options.db_path},
+                       {"jobs", options.jobs},
+                       {"problems", problems},
+                       {"cubins_compiled", run.cubins_compiled},
+                       {"cubins_reused", run.cubins_reused},
+                       {"cubins_stored_concurrently", run.cubins_stored_concurrently},
+                       {"worker_restarts", run.worker_restarts},
+                       {"wall_s", run.wall_seconds}};
+  out << report.dump(2) << '\n';
+}
+
+}  // namespace
+
+void write_tune_report(std::ostream& out, const tuner::RunReport& run, const tuner::TuneOptions& options,
+                       ResultFormat format) {
+  switch (format) {
+    case ResultFormat::Table: return write_table(out, run, options);
+    case ResultFormat::Csv: return write_csv(out, run);
+    case ResultFormat::Json: return write_json(out, run, options);
+  }
+}
+
+}  // namespace gemmtune
