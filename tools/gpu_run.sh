@@ -12,7 +12,9 @@
 # Steps (the device call has a 10-minute limit: pick what fits):
 #   test      every test, [gpu] included (ctest; TEST_FILTER=regex runs those that match)
 #   gputests  only the [gpu] test cases, each binary run with Catch's "[gpu]" tag and durations
-#             (TEST_TIMEOUT a binary): the CPU tests are CI's, so this is the quick GPU check
+#             (TEST_TIMEOUT a binary): the CPU tests are CI's, so this is the quick GPU check.
+#             GPU_TESTS=<Catch test spec> runs those cases instead, e.g.
+#             GPU_TESTS='special values*,*: tmawgmma' (a binary with none of them is passed by)
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
 #   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
 #   overhead  sgemm_overhead: host cost of a warm runtime call against a bare cudaLaunchKernel of the
@@ -83,10 +85,10 @@ if wants gputests; then
     [ -x "$binary" ] || continue
     # A binary with no [gpu] case exits non-zero with "No test cases matched": skip it quietly.
     # (captured, not piped into grep -q: under pipefail the binary's SIGPIPE would skip it)
-    names=$("$binary" --list-test-names-only "[gpu]" 2>/dev/null)
+    names=$("$binary" --list-test-names-only "${GPU_TESTS:-[gpu]}" 2>/dev/null)
     [ -n "$names" ] || continue
     echo "## $(basename "$binary")" >> "$OUT/gputests.log"
-    timeout "${TEST_TIMEOUT:-300}" "$binary" "[gpu]" -d yes >> "$OUT/gputests.log" 2>&1
+    timeout "${TEST_TIMEOUT:-300}" "$binary" "${GPU_TESTS:-[gpu]}" -d yes >> "$OUT/gputests.log" 2>&1
     echo "exit $? $(basename "$binary")" >> "$OUT/gputests.log"
   done
   # The C API's and the Python package's [gpu] tests are ctest entries of their own.
