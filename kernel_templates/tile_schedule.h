@@ -16,6 +16,12 @@
 // every piece's partial sums in k order (its own from registers, the others' from the
 // workspace), so the bits do not depend on which piece arrived last.
 //
+// A tile of more than kPieceGroup pieces is added in two levels, so that its finisher does not
+// wait for every piece's load in turn: the last of each group of kPieceGroup consecutive pieces to
+// arrive adds the group's pieces into the group's first slot, and the last group to finish adds
+// the groups. The order of the additions is fixed either way (in k order within a group, then the
+// groups in k order).
+//
 // Tiles are visited in bands of kTileBandRows rows of tiles, column by column within a band, so
 // that the blocks running at one time share operand rows and columns in L2.
 #pragma once
@@ -28,6 +34,7 @@ namespace gemmtune {
 enum class Schedule : int { DataParallel = 1, SplitK = 2, StreamK = 3 };
 
 constexpr int kTileBandRows = 8;
+constexpr int kPieceGroup = 8;
 
 struct TileSchedule {
   int tiles_r;    // tiles along the rows of the X operand (the MMA's M)
@@ -52,6 +59,25 @@ struct TileSchedule {
   // The block whose stream-K range holds iteration g.
   GEMMTUNE_HOST_DEVICE constexpr int sk_owner(long long g) const {
     return static_cast<int>(((g + 1) * sk_blocks() - 1) / sk_iterations());
+  }
+  // The most pieces a tile can have: the slices of split-K; for stream-K, the blocks that share
+  // its iterations (at most all that take part).
+  GEMMTUNE_HOST_DEVICE constexpr int max_pieces() const {
+    if (schedule == Schedule::SplitK && splitk > 1) return splitk;
+    if (schedule == Schedule::StreamK && sk_tiles > 0) return sk_blocks();
+    return 1;
+  }
+  // Groups of a tile of `pieces` pieces; 0: added in one level.
+  GEMMTUNE_HOST_DEVICE static constexpr int piece_groups(int pieces) {
+    return pieces > kPieceGroup ? (pieces + kPieceGroup - 1) / kPieceGroup : 0;
+  }
+  GEMMTUNE_HOST_DEVICE constexpr int groups_a_tile() const { return piece_groups(max_pieces()); }
+  // Arrival counters (32-bit words) in the workspace: one a tile, then groups_a_tile() a tile;
+  // rounded up to 4 so that the partial slots after them stay 16-byte aligned. None without pieces.
+  GEMMTUNE_HOST_DEVICE constexpr long long counter_words() const {
+    if (partial_slots() == 0) return 0;
+    const long long words = static_cast<long long>(tiles()) * (1 + groups_a_tile());
+    return (words + 3) / 4 * 4;
   }
   // Workspace slots of partial sums (one output tile's worth each) the schedule can fill.
   GEMMTUNE_HOST_DEVICE constexpr long long partial_slots() const {

@@ -40,8 +40,9 @@
 // at a cost paid only by the tiles that touch such values.
 //
 // Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
-// last piece of a tile to arrive adds all pieces in k order (tile_schedule.h). Workspace layout
-// (floats): [arrival counters, one a tile, rounded up to 4][partial slots: BR * BS each].
+// last piece of a tile to arrive adds all pieces in k order, in two levels when there are many
+// (tile_schedule.h). Workspace layout (floats): [arrival counters: counter_words()][partial
+// slots: BR * BS each].
 #pragma once
 
 #include "common.cuh"
@@ -88,6 +89,64 @@ __device__ __forceinline__ unsigned tf32_small_part(float x) {
 // The kernel's body; PRODUCTS 3 is 3xTF32 (FP32-accurate), 1 single-pass TF32 (each operand
 // truncated to TF32, the products accumulated in the tensor cores across K, as cuBLAS's
 // CUBLAS_COMPUTE_32F_FAST_TF32 does): no small parts to write or split, a third of the MMAs.
+// Partial tiles in the workspace: slot `slot` holds BR x BS floats in the accumulators' register
+// order, a float4 a thread (index j) at a stride of the consumer threads.
+template <int BR, int BS, int CONSUMER_THREADS>
+__device__ __forceinline__ float4* slot_at(float* slots, long long slot, int j, int ctid) {
+  return reinterpret_cast<float4*>(slots + slot * (BR * BS)) + ctid + j * CONSUMER_THREADS;
+}
+
+template <int BR, int BS, int CONSUMER_THREADS>
+__device__ __forceinline__ void store_slot(float* slots, long long slot, int j, int ctid, const float (&v)[4]) {
+  __stcg(slot_at<BR, BS, CONSUMER_THREADS>(slots, slot, j, ctid), make_float4(v[0], v[1], v[2], v[3]));
+}
+
+// After a piece's (or a group's) sums are in the workspace: counts this arrival at `counter` and
+// says whether it was the last of `arrivals` (every consumer thread gets the answer through
+// `answer`, a shared word). The fences make the slots written before visible to the last arrival.
+template <int BARRIER, int CONSUMER_THREADS>
+__device__ __forceinline__ bool last_to_arrive(unsigned* counter, int arrivals, int ctid, int& answer) {
+  __threadfence();
+  named_barrier_sync(BARRIER, CONSUMER_THREADS);
+  if (ctid == 0) answer = atomicAdd(counter, 1u) == static_cast<unsigned>(arrivals - 1);
+  named_barrier_sync(BARRIER, CONSUMER_THREADS);
+  if (!answer) return false;
+  __threadfence();
+  return true;
+}
+
+// sum = the `count` slots first, first + stride, ... added in that order, loaded kPiecesInFlight
+// at a time: each batch waits one L2 latency. As many as the registers left beside the
+// accumulators and the sum hold (BS / 2 each).
+template <int BR, int BS, int CONSUMER_THREADS>
+__device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots, long long first, int count, int stride,
+                                          int ctid) {
+  constexpr int kPiecesInFlight = BS <= 64 ? 3 : 1;
+  for (int batch = 0; batch < count; batch += kPiecesInFlight) {
+    float4 terms[kPiecesInFlight][BS / 8];
+#pragma unroll
+    for (int q = 0; q < kPiecesInFlight; ++q) {
+      const int i = batch + q < count ? batch + q : count - 1;
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) terms[q][j] = __ldcg(slot_at<BR, BS, CONSUMER_THREADS>(slots, first + i * stride, j, ctid));
+    }
+#pragma unroll
+    for (int q = 0; q < kPiecesInFlight; ++q) {
+      const int i = batch + q;
+      if (i >= count) break;
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+        const float4 term = terms[q][j];
+        if (i == 0) {
+          sum[j][0] = term.x, sum[j][1] = term.y, sum[j][2] = term.z, sum[j][3] = term.w;
+        } else {
+          sum[j][0] += term.x, sum[j][1] += term.y, sum[j][2] += term.z, sum[j][3] += term.w;
+        }
+      }
+    }
+  }
+}
+
 template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
@@ -262,7 +321,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     return Roles::X_K_MAJOR ? swizzled_offset(r, k) : (r >> 5) * 1024 + swizzled_offset(k, r & 31);
   };
   float* counters = p.workspace;
-  const long long counter_floats = (schedule.tiles() + 3) / 4 * 4;
+  const long long counter_floats = schedule.counter_words();
   float* slots = p.workspace + counter_floats;
 
   TileWalk walk(schedule, blockIdx.x);
@@ -384,55 +443,38 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     }
 
     if (unit.pieces > 1) {
-      // A piece of the tile: its partial sums to the workspace; the last piece to arrive finishes.
-      float4* own = reinterpret_cast<float4*>(slots + (unit.slot_base + unit.piece) * (BR * BS)) + ctid;
+      // A piece of the tile: its partial sums to the workspace; the last piece to arrive (of its
+      // group, then of the tile: tile_schedule.h) adds them. A piece's own sums are read back from
+      // its slot like the others', which keeps one path.
+      const long long slot0 = unit.slot_base;
 #pragma unroll
-      for (int j = 0; j < BS / 8; ++j) __stcg(own + j * CONSUMER_THREADS, make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3]));
-      __threadfence();
-      named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
-      if (ctid == 0) {
-        finishes_tile = atomicAdd(reinterpret_cast<unsigned*>(&counters[unit.tile]), 1u) == unit.pieces - 1u;
-      }
-      named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
-      if (!finishes_tile) continue;
-      __threadfence();
-      // The pieces are added in k order (tile_sum, free here, holds the running sum), loaded
-      // kPiecesInFlight at a time: each batch waits one L2 latency, so a tile of many pieces (a
-      // long split-K or a stream-K tile shared by every SM) costs pieces / kPiecesInFlight
-      // latencies. As many as the registers left beside acc and tile_sum hold (BS / 2 each).
-      // (A piece's own sums are in acc: its slot was written above, and is read back like the
-      // others', which keeps one path.)
-      constexpr int kPiecesInFlight = BS <= 64 ? 3 : 1;
-      const float4* first = reinterpret_cast<const float4*>(slots + unit.slot_base * (BR * BS)) + ctid;
-      for (int batch = 0; batch < unit.pieces; batch += kPiecesInFlight) {
-        float4 terms[kPiecesInFlight][BS / 8];
+      for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + unit.piece, j, ctid, acc[j]);
+      unsigned* tile_counter = reinterpret_cast<unsigned*>(counters) + unit.tile;
+      const int groups = TileSchedule::piece_groups(unit.pieces);
+      if (groups > 0) {
+        const int group = unit.piece / kPieceGroup;
+        const int group_first = group * kPieceGroup;
+        const int group_pieces = min(kPieceGroup, unit.pieces - group_first);
+        unsigned* group_counter = reinterpret_cast<unsigned*>(counters) + schedule.tiles() +
+                                  static_cast<long long>(unit.tile) * schedule.groups_a_tile() + group;
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(group_counter, group_pieces, ctid, finishes_tile)) continue;
+        // The group's sum replaces its first piece's, which nothing reads again.
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0 + group_first, group_pieces, 1, ctid);
 #pragma unroll
-        for (int q = 0; q < kPiecesInFlight; ++q) {
-          const int piece = batch + q < unit.pieces ? batch + q : unit.pieces - 1;
-#pragma unroll
-          for (int j = 0; j < BS / 8; ++j) terms[q][j] = __ldcg(first + piece * (BR * BS / 4) + j * CONSUMER_THREADS);
-        }
-#pragma unroll
-        for (int q = 0; q < kPiecesInFlight; ++q) {
-          const int piece = batch + q;
-          if (piece >= unit.pieces) break;
-#pragma unroll
-          for (int j = 0; j < BS / 8; ++j) {
-            const float4 term = terms[q][j];
-            if (piece == 0) {
-              tile_sum[j][0] = term.x, tile_sum[j][1] = term.y, tile_sum[j][2] = term.z, tile_sum[j][3] = term.w;
-            } else {
-              tile_sum[j][0] += term.x, tile_sum[j][1] += term.y, tile_sum[j][2] += term.z, tile_sum[j][3] += term.w;
-            }
-          }
-        }
+        for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + group_first, j, ctid, tile_sum[j]);
+        if (ctid == 0) *group_counter = 0u;  // for the next launch
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, groups, ctid, finishes_tile)) continue;
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, groups, kPieceGroup, ctid);
+      } else {
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, finishes_tile)) continue;
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, unit.pieces, 1, ctid);
       }
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc[j][e] = tile_sum[j][e];
       }
-      if (ctid == 0) reinterpret_cast<unsigned*>(counters)[unit.tile] = 0u;  // for the next launch
+      if (ctid == 0) *tile_counter = 0u;  // for the next launch
     }
 
     // C = alpha acc + beta C. Every old value of C is read (into tile_sum, free here) before any

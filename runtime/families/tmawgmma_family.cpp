@@ -167,13 +167,12 @@ class TmaWgmmaFamily final : public KernelFamily {
  private:
   static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
 
-  // The kernel's own scratch: [arrival counters, one a tile, rounded up to 4][partial slots of one
-  // tile each].
+  // The kernel's own scratch: [arrival counters (TileSchedule::counter_words)][partial slots of
+  // one tile each].
   std::size_t kernel_workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const {
     const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
     if (s.partial_slots() == 0) return 0;
-    const long long counters = (static_cast<long long>(s.tiles()) + 3) / 4 * 4;
-    return static_cast<std::size_t>(counters + s.partial_slots() * value(c, kBM) * value(c, kBN));
+    return static_cast<std::size_t>(s.counter_words() + s.partial_slots() * value(c, kBM) * value(c, kBN));
   }
 
   static TileSchedule schedule(const KernelConfig& c, int M, int N, int K, int sm_count) {

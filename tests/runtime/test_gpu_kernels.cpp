@@ -208,12 +208,23 @@ TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits ex
   const HostProblem problems[] = {testing::make_host_problem(1000, 1056, 999, 21),
                                   testing::make_host_problem(2000, 1500, 300, 22),
                                   testing::make_host_problem(64, 96, 5000, 23)};
+  // (BM, BN, SCHEDULE, SPLITK). 16 slices and more, and stream-K on the long-K problem (one tile
+  // shared by every SM), are added in two levels (tile_schedule.h); 64-wide tiles load three
+  // pieces at a time, 128-wide ones one.
+  struct Case {
+    int bm, bn, schedule, splitk;
+  };
+  const Case cases[] = {{128, 128, 1, 1}, {128, 128, 2, 4}, {128, 128, 2, 16}, {128, 128, 3, 1},
+                        {64, 64, 2, 32}, {64, 64, 3, 1}};
   for (const HostProblem& problem : problems) {
-    for (auto [schedule, splitk] : {std::pair{1, 1}, {2, 4}, {2, 16}, {3, 1}}) {
+    for (const Case& c : cases) {
+      if (c.bm == 64 && problem.K < 4096) continue;  // the many-piece cases: the long-K problem
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         KernelConfig config = family.default_config(layout, 4);
-        config.set("SCHEDULE", schedule);
-        config.set("SPLITK", splitk);
+        config.set("BM", c.bm);
+        config.set("BN", c.bn);
+        config.set("SCHEDULE", c.schedule);
+        config.set("SPLITK", c.splitk);
         const CompiledKernel compiled = compile_kernel(config, device->arch());
         const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
         INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K);

@@ -77,7 +77,17 @@ void check_schedule(long long rows, long long cols, long long depth, int sm_coun
     for (int k = 0; k < s.k_tiles; ++k) CHECK(covered.k_owner[k] == 1);
     CHECK(static_cast<int>(covered.pieces_seen.size()) == covered.pieces);
     CHECK(*covered.pieces_seen.rbegin() == covered.pieces - 1);
+    // The two-level sum's counters: the tile's own and its groups' lie inside counter_words(),
+    // apart from every other tile's.
+    CHECK(covered.pieces <= s.max_pieces());
+    if (covered.pieces > 1) {
+      const int groups = TileSchedule::piece_groups(covered.pieces);
+      CHECK(groups <= s.groups_a_tile());
+      CHECK(tile < s.counter_words());
+      if (groups > 0) CHECK(s.tiles() + static_cast<long long>(tile) * s.groups_a_tile() + groups - 1 < s.counter_words());
+    }
   }
+  CHECK(s.counter_words() % 4 == 0);
 }
 
 }  // namespace
@@ -94,6 +104,18 @@ TEST_CASE("the tile schedule covers every k tile of every tile exactly once", "[
       for (int splitk : {2, 4, 16, 128}) check_schedule(rows, cols, depth, sm_count, Schedule::SplitK, splitk);
     }
   }
+}
+
+TEST_CASE("a tile of more than kPieceGroup pieces is added in groups of kPieceGroup", "[schedule]") {
+  CHECK(TileSchedule::piece_groups(1) == 0);
+  CHECK(TileSchedule::piece_groups(kPieceGroup) == 0);
+  CHECK(TileSchedule::piece_groups(kPieceGroup + 1) == 2);
+  CHECK(TileSchedule::piece_groups(128) == 128 / kPieceGroup);
+  const TileSchedule split = make_tile_schedule(64, 64, 65536, 64, 64, 32, 132, Schedule::SplitK, 128);
+  CHECK(split.max_pieces() == 128);
+  CHECK(split.counter_words() == (1 + 128 / kPieceGroup + 3) / 4 * 4);
+  const TileSchedule data_parallel = make_tile_schedule(4096, 4096, 4096, 128, 128, 32, 132, Schedule::DataParallel, 1);
+  CHECK(data_parallel.counter_words() == 0);
 }
 
 TEST_CASE("stream-K gives every SM the same number of k iterations, to within one", "[schedule]") {
