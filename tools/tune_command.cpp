@@ -13,13 +13,16 @@
 #include "arch_name.hpp"
 #include "build_info.hpp"
 #include "cache_error.hpp"
+#include "cublas_gemm.hpp"
 #include "exit_codes.hpp"
 #include "family_registry.hpp"
 #include "log_options.hpp"
 #include "make_strategy.hpp"
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
+#include "precision.hpp"
 #include "progress_printer.hpp"
+#include "search_setup.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text.hpp"
@@ -74,16 +77,19 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
               << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
     return;
   }
-  TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
-                   "tuning s", "candidates (measured/resumed/failed of space)"});
+  std::cout << "precision " << precision_name(options.precision) << ": winners among the families it admits, cuBLAS timed as "
+            << cublas_compute_name(options.precision) << "; error: normwise, against FP64 (alpha A B + beta C)\n\n";
+  TextTable table({"problem", "winner", "class", "ms", "TFLOPS", "error", "cuBLAS ms", "cuBLAS TFLOPS",
+                   "speed-up vs cuBLAS", "tuning s", "candidates (measured/resumed/failed of space)"});
   for (const tuner::ProblemReport& p : run.problems) {
     const double flops = p.problem.flops();
     std::vector<std::string> row{to_string(p.problem)};
     if (p.winner) {
-      row.insert(row.end(), {p.winner->kernel_name, fixed(p.winner->median_ms, 4),
-                             fixed(flops / p.winner->median_ms / 1e9, 2)});
+      row.insert(row.end(), {p.winner->kernel_name, p.winner->kernel_precision, fixed(p.winner->median_ms, 4),
+                             fixed(flops / p.winner->median_ms / 1e9, 2),
+                             p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-"});
     } else {
-      row.insert(row.end(), {"(none: every candidate failed)", "-", "-"});
+      row.insert(row.end(), {"(none: every candidate failed)", "-", "-", "-", "-"});
     }
     row.insert(row.end(), {fixed(p.cublas_ms, 4), fixed(flops / p.cublas_ms / 1e9, 2),
                            p.winner ? fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
@@ -110,11 +116,11 @@ int tune_main(int argc, char** argv) {
   std::string shapes_path, budget_text;
   LogOptions log_options;
   CLI::App app{
-      "tune: finds the fastest kernel configuration for each problem of a shapes file on one GPU.\n"
-      "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
-      "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
-      "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
-      "goes to standard output; progress, logs and errors to standard error.\n" +
+      "tune: finds the fastest kernel configuration of a precision class for each problem of a shapes\n"
+      "file on one GPU. Every candidate is compiled (NVRTC, in worker processes), checked against an\n"
+      "FP64 reference on the same random inputs, and timed in a separate process; every result,\n"
+      "failures included, is kept in the database. A re-run skips what is stored, so an interrupted run\n"
+      "resumes. The results table goes to standard output; progress, logs and errors to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
@@ -135,8 +141,16 @@ int tune_main(int argc, char** argv) {
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
       ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--families", options.families,
-                 "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
+                 "Kernel families to search, comma-separated (default: all that --precision admits but the "
+                 "naive/coalesced/smem baselines, and the Hopper families on other GPUs)")
       ->delimiter(',');
+  std::string precision_text = "fp32";
+  app.add_option("--precision", precision_text,
+                 "Precision class to tune for: strict (FFMA families only, IEEE FP32 as cuBLAS pedantic), fp32 "
+                 "(also 3xTF32 tensor-core families, FP32-accurate), tf32 (also single-pass TF32; cuBLAS timed as "
+                 "FAST_TF32)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"strict", "fp32", "tf32"}, CLI::ignore_case));
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
   app.add_option("--arch", options.arch,
@@ -163,6 +177,8 @@ int tune_main(int argc, char** argv) {
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
+    options.precision = parse_precision(precision_text);
+    tuner::require_families_admitted(options.families, options.precision);
     if (options.dry_run) {
       const std::string typed = options.arch;
       try {
@@ -179,6 +195,9 @@ int tune_main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {  // the ValidationErrors above
     return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {
+    std::cerr << "tune: " << error.what() << '\n';
+    return kExitBadInput;
+  } catch (const InputError& error) {  // a family the class does not admit
     std::cerr << "tune: " << error.what() << '\n';
     return kExitBadInput;
   }

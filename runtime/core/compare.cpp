@@ -5,9 +5,11 @@
 #include <cstdio>
 
 namespace gemmtune {
+namespace {
 
-Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
-                           int N, long long ldc, double tolerance) {
+template <class Reference>
+Comparison compare(const std::vector<float>& got, const std::vector<Reference>& ref, int M, int N, long long ldc,
+                   double tolerance) {
   Comparison result;
   double diff_squares = 0, ref_squares = 0;
   for (int m = 0; m < M; ++m) {
@@ -37,6 +39,18 @@ Comparison compare_outputs(const std::vector<float>& got, const std::vector<floa
   result.summary = text;
   result.passed = result.non_finite == 0 && result.relative_error <= tolerance;
   return result;
+}
+
+}  // namespace
+
+Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M, int N, long long ldc,
+                           double tolerance) {
+  return compare(got, ref, M, N, ldc, tolerance);
+}
+
+Comparison compare_outputs(const std::vector<float>& got, const std::vector<double>& ref, int M, int N, long long ldc,
+                           double tolerance) {
+  return compare(got, ref, M, N, ldc, tolerance);
 }
 
 }  // namespace gemmtune

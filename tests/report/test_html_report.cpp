@@ -51,13 +51,13 @@ void add_winner(Database& db, std::int64_t gpu, const Problem& problem, const st
   measurement.gpu_id = gpu;
   measurement.problem_id = db.upsert_problem(problem);
   measurement.config_id =
-      db.upsert_config(kernel, "reg2d", R"({"BM":64,"BN":64,"layout":"nn","align":1})");
+      db.upsert_config(kernel, "reg2d", R"({"BM":64,"BN":64,"layout":"nn","align":1})", "strict");
   measurement.timing = Timing{ms, ms, ms, ms, ms};
   measurement.repetitions = 10;
   db.record_measurement(measurement, WinnerUpdate{cublas_ms});
   if (error_text.empty()) return;
   measurement.config_id =
-      db.upsert_config(kernel + "_other", "reg2d", R"({"BM":32,"layout":"nn","align":1})");
+      db.upsert_config(kernel + "_other", "reg2d", R"({"BM":32,"layout":"nn","align":1})", "strict");
   measurement.status = Status::CompileError;
   measurement.timing.reset();
   measurement.error_text = error_text;

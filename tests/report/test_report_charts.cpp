@@ -148,13 +148,13 @@ TEST_CASE("roofline: the labels of close points do not overlap", "[report]") {
 TEST_CASE("roofline: extreme times still give finite log axes", "[report]") {
   ProblemSummary tiny;
   tiny.problem = {"nn", 1, 1, 1};
-  tiny.winner = gemmtune::cache::Winner{1, "slow", 1e3, 2e-15, 5e3, 4e-16, ""};
+  tiny.winner = gemmtune::cache::Winner{1, "slow", 1e3, 2e-15, 5e3, 4e-16, "", "fp32", "strict", std::nullopt};
   ProblemSummary huge;
   huge.problem = {"nn", 65536, 65536, 65536};
-  huge.winner = gemmtune::cache::Winner{2, "fast", 1e-3, 5.6e8, std::nullopt, std::nullopt, ""};
+  huge.winner = gemmtune::cache::Winner{2, "fast", 1e-3, 5.6e8, std::nullopt, std::nullopt, "", "fp32", "strict", std::nullopt};
   ProblemSummary zero;
   zero.problem = {"nn", 8, 8, 8};
-  zero.winner = gemmtune::cache::Winner{3, "zero", 0, 0, 0, 0, ""};  // skipped: no log of 0
+  zero.winner = gemmtune::cache::Winner{3, "zero", 0, 0, 0, 0, "", "fp32", "strict", std::nullopt};  // skipped: no log of 0
   const std::string svg = roofline_chart_svg({tiny, huge, zero}, *table_ceilings("NVIDIA H200"));
   CHECK_FALSE(contains(svg, "nan"));
   CHECK_FALSE(contains(svg, "inf"));
