@@ -23,6 +23,7 @@
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "output_file.hpp"
+#include "precision.hpp"
 #include "problem_rows.hpp"
 #include "report_model.hpp"
 #include "text.hpp"
@@ -58,6 +59,24 @@ std::string gpu_label(const GpuKey& gpu) {
   return gpu.name + " (sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor) +
          ", " + std::to_string(gpu.sm_count) + " SMs)";
 }
+
+// A normwise error against FP64, or "-" where it was not measured.
+std::string error_figure(std::optional<double> error) { return error ? gemmtune::scientific(*error, 1) : "-"; }
+
+// --precision: empty, or a class name (checked by CLI11). A leaderboard or an export of a class
+// holds the measurements of the kernels it admits; a list of winners, its own winners.
+struct PrecisionFilter {
+  std::string name;
+  bool keeps_winner(const Winner& winner) const { return name.empty() || winner.precision == name; }
+  bool keeps_measurement(const MeasurementRow& row) const {
+    return name.empty() ||
+           gemmtune::admits(gemmtune::parse_precision(name), gemmtune::parse_precision(row.precision));
+  }
+  std::vector<MeasurementRow> measurements(std::vector<MeasurementRow> rows) const {
+    std::erase_if(rows, [&](const MeasurementRow& row) { return !keeps_measurement(row); });
+    return rows;
+  }
+};
 
 // cuBLAS time over ours: above 1 means the tuned kernel is faster.
 std::string versus_cublas(const Winner& winner) {
@@ -96,7 +115,7 @@ std::string holdings(const Database& db) {
   return text;
 }
 
-int list_command(const std::string& db_path) {
+int list_command(const std::string& db_path, const PrecisionFilter& precision) {
   const Database db = open_database(db_path);
   TextTable gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
   for (const Gpu& gpu : db.gpus()) {
@@ -108,16 +127,19 @@ int list_command(const std::string& db_path) {
   std::cout << "GPUs\n";
   gpus.print_plain(std::cout);
 
-  TextTable problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
-                  {"winner"}, {"ms", true}, {"TFLOPS", true}, {"cuBLAS ms", true},
-                  {"cuBLAS/ours", true}});
+  // "class": the class a winner was tuned for; "error": its normwise error against FP64.
+  TextTable problems({{"GPU"}, {"problem"}, {"class"}, {"measured", true}, {"ok", true}, {"failed", true},
+                      {"winner"}, {"ms", true}, {"TFLOPS", true}, {"error", true}, {"cuBLAS ms", true},
+                      {"cuBLAS/ours", true}});
   for (const ProblemSummary& summary : db.problem_summaries()) {
     const auto& winner = summary.winner;
-    problems.add_row({gpu_label(summary.gpu), to_string(summary.problem),
+    if (!precision.name.empty() && !(winner && precision.keeps_winner(*winner))) continue;
+    problems.add_row({gpu_label(summary.gpu), to_string(summary.problem), winner ? winner->precision : "-",
                       std::to_string(summary.measured), std::to_string(summary.ok),
                       std::to_string(summary.failed), winner ? winner->kernel_name : "-",
                       figure(winner ? std::optional(winner->median_ms) : std::nullopt),
                       figure(winner ? std::optional(winner->tflops) : std::nullopt, 2),
+                      error_figure(winner ? winner->fp64_error : std::nullopt),
                       figure(winner ? winner->cublas_ms : std::nullopt),
                       winner ? versus_cublas(*winner) : "-"});
   }
@@ -128,26 +150,29 @@ int list_command(const std::string& db_path) {
 }
 
 int show_command(const std::string& db_path, const std::string& problem_text,
-                 const std::string& gpu_filter) {
+                 const std::string& gpu_filter, const PrecisionFilter& precision) {
   const Problem problem = parse_problem_argument(problem_text);
   const Database db = open_database(db_path);
   const auto problem_id = db.find_problem(problem);
   bool shown = false;
   for (const Gpu& gpu : problem_id ? db.gpus(gpu_filter) : std::vector<Gpu>{}) {
-    const auto rows = db.measurements_for(gpu.id, *problem_id);
+    const auto rows = precision.measurements(db.measurements_for(gpu.id, *problem_id));
     if (rows.empty()) continue;
     std::cout << (shown ? "\n" : "") << gpu_label(gpu.info.key) << "  " << to_string(problem)
-              << "  (" << rows.size() << " measurements)\n";
-    TextTable table({{"rank", true}, {"kernel"}, {"status"}, {"median ms", true}, {"min ms", true},
-                 {"max ms", true}, {"TFLOPS", true}, {"measured at"}, {"error"}});
+              << (precision.name.empty() ? "" : ", kernels " + precision.name + " admits") << "  (" << rows.size()
+              << " measurements)\n";
+    // "rank" among all the problem's ok measurements; "class": the kernel's; "FP64 error": its
+    // normwise error against FP64; "error": why it failed.
+    TextTable table({{"rank", true}, {"kernel"}, {"class"}, {"status"}, {"median ms", true}, {"min ms", true},
+                     {"max ms", true}, {"TFLOPS", true}, {"FP64 error", true}, {"measured at"}, {"error"}});
     for (const MeasurementRow& row : rows) {
       const auto& timing = row.timing;
-      table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name,
+      table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name, row.precision,
                      std::string(to_string(row.status)),
                      figure(timing ? std::optional(timing->median_ms) : std::nullopt),
                      figure(timing ? std::optional(timing->min_ms) : std::nullopt),
                      figure(timing ? std::optional(timing->max_ms) : std::nullopt),
-                     figure(row.tflops, 2), row.measured_at, row.error_text});
+                     figure(row.tflops, 2), error_figure(row.fp64_error), row.measured_at, row.error_text});
     }
     table.print_plain(std::cout);
     shown = true;
@@ -156,6 +181,7 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     const bool measured = !db.problem_summaries().empty();
     throw BadInput(db_path + ": no measurements of " + to_string(problem) +
                    (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'") +
+                   (precision.name.empty() ? "" : " by a kernel " + precision.name + " admits") +
                    (measured ? "" : "; the database holds " + holdings(db)));
   }
   return kExitDone;
@@ -222,9 +248,9 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
 std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
 
 void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
-  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,params_json,status,"
+  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,precision,params_json,status,"
          "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
-         "max_rel_error,error_text,measured_at,tuner_run\n";
+         "max_rel_error,fp64_error,error_text,measured_at,tuner_run\n";
   for (const MeasurementRow& row : rows) {
     const auto& t = row.timing;
     auto time = [&](double Timing::*field) { return t ? std::optional((*t).*field) : std::nullopt; };
@@ -232,13 +258,13 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
         row.gpu.name, std::to_string(row.gpu.cc_major), std::to_string(row.gpu.cc_minor),
         std::to_string(row.gpu.sm_count), row.problem.layout, std::to_string(row.problem.m),
         std::to_string(row.problem.n), std::to_string(row.problem.k), row.kernel_name,
-        row.family, row.params_json, std::string(to_string(row.status)),
+        row.family, row.precision, row.params_json, std::string(to_string(row.status)),
         csv_number(time(&Timing::median_ms)), csv_number(time(&Timing::min_ms)),
         csv_number(time(&Timing::max_ms)), csv_number(time(&Timing::p10_ms)),
         csv_number(time(&Timing::p90_ms)), csv_number(row.tflops),
         row.rank ? std::to_string(*row.rank) : "", std::to_string(row.repetitions),
         row.sm_clock_mhz ? std::to_string(*row.sm_clock_mhz) : "",
-        csv_number(row.max_rel_error), row.error_text, row.measured_at, row.tuner_run};
+        csv_number(row.max_rel_error), csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run};
     for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
     out << '\n';
   }
@@ -263,6 +289,7 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                                 {"k", row.problem.k}}},
                    {"kernel_name", row.kernel_name},
                    {"family", row.family},
+                   {"precision", row.precision},
                    {"params", json::parse(row.params_json)},
                    {"status", to_string(row.status)},
                    {"median_ms", t ? json(t->median_ms) : nullptr},
@@ -275,6 +302,7 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                    {"repetitions", row.repetitions},
                    {"sm_clock_mhz", or_null(row.sm_clock_mhz)},
                    {"max_rel_error", or_null(row.max_rel_error)},
+                   {"fp64_error", or_null(row.fp64_error)},
                    {"error_text", row.error_text},
                    {"measured_at", row.measured_at},
                    {"tuner_run", row.tuner_run}});
@@ -283,12 +311,12 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
 }
 
 int export_command(const std::string& db_path, const std::string& format,
-                   const std::string& out_path) {
+                   const std::string& out_path, const PrecisionFilter& precision) {
   const Database db = open_database(db_path);
   // Created before anything is read, so that a bad path is bad input; in place only when whole.
   std::optional<gemmtune::OutputFile> file;
   if (!out_path.empty()) file.emplace(out_path);
-  const auto rows = db.all_measurements();
+  const auto rows = precision.measurements(db.all_measurements());
   spdlog::debug("{} measurements to {} as {}", rows.size(), out_path.empty() ? "standard output" : out_path, format);
   std::ostream& out = file ? file->stream() : std::cout;
   if (format == "csv") {
@@ -315,8 +343,8 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
   const auto b_winners = b.all_winners();
   spdlog::debug("{} winners in A, {} in B", a_winners.size(), b_winners.size());
   const auto differences = diff_winners(a_winners, b_winners);
-  TextTable table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
-               {"B ms", true}, {"B vs A", true}});
+  TextTable table({{"GPU"}, {"problem"}, {"class"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
+                   {"B ms", true}, {"B vs A", true}});
   std::map<DiffKind, int> counts;
   for (const WinnerDifference& difference : differences) {
     ++counts[difference.kind];
@@ -324,7 +352,7 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
     const auto& wb = difference.b;
     const bool same_kernel = wa && wb && wa->kernel_name == wb->kernel_name;
     const auto change = difference.time_change();
-    table.add_row({gpu_label(difference.gpu), to_string(difference.problem),
+    table.add_row({gpu_label(difference.gpu), to_string(difference.problem), difference.precision,
                    std::string(to_string(difference.kind)), wa ? wa->kernel_name : "-",
                    figure(wa ? std::optional(wa->median_ms) : std::nullopt),
                    same_kernel ? "(same)" : wb ? wb->kernel_name : "-",
@@ -400,10 +428,17 @@ int main(int argc, char** argv) {
   auto add_db_option = [&](CLI::App* command) {
     command->add_option("--db", db_path, "tuning database to read")->capture_default_str();
   };
+  PrecisionFilter precision;
+  auto add_precision_option = [&](CLI::App* command, const std::string& what) {
+    command->add_option("--precision", precision.name, "only " + what + ": strict, fp32 or tf32")
+        ->check(CLI::IsMember({"strict", "fp32", "tf32"}));
+  };
 
   CLI::App* list = app.add_subcommand(
-      "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
+      "list", "GPUs, then each problem with its progress, and its winner of each class: time, TFLOPS, error "
+              "against FP64 and cuBLAS's");
   add_db_option(list);
+  add_precision_option(list, "the winners of this class");
 
   CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
   std::string problem_text;
@@ -411,6 +446,7 @@ int main(int argc, char** argv) {
   show->add_option("PROBLEM", problem_text, "nn:4096x4096x4096, or 4096x4096x4096 for nn")->required();
   show->add_option("--gpu", gpu_filter, "only GPUs whose name contains this (case-insensitive)");
   add_db_option(show);
+  add_precision_option(show, "the kernels this class admits");
 
   CLI::App* exporter = app.add_subcommand("export", "every measurement joined with its GPU, problem, config");
   std::string format;
@@ -418,6 +454,7 @@ int main(int argc, char** argv) {
   exporter->add_option("--format", format, "csv or json")->required()->check(CLI::IsMember({"csv", "json"}));
   exporter->add_option("--out", out_path, "file to write (default: standard output)");
   add_db_option(exporter);
+  add_precision_option(exporter, "the measurements of kernels this class admits");
 
   CLI::App* diff = app.add_subcommand("diff", "winner and time differences, A to B");
   std::string a_path;
@@ -461,11 +498,12 @@ int main(int argc, char** argv) {
                        "roofline memory ceiling in GB/s (default: built-in table, else observed)")
       ->check(gemmtune::positive_number());
   add_db_option(reporter);
+  add_precision_option(reporter, "the winners of this class, and the candidates of kernels it admits");
 
   return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {
-    if (*list) return list_command(db_path);
-    if (*show) return show_command(db_path, problem_text, gpu_filter);
-    if (*exporter) return export_command(db_path, format, out_path);
+    if (*list) return list_command(db_path, precision);
+    if (*show) return show_command(db_path, problem_text, gpu_filter, precision);
+    if (*exporter) return export_command(db_path, format, out_path, precision);
     if (*diff) return diff_command(a_path, b_path);
     if (*binaries) {
       if (!binary_filter.arch.empty()) {
@@ -478,6 +516,7 @@ int main(int argc, char** argv) {
       return binaries_command(db_path, binary_filter);
     }
     if (*reporter) {
+      report_options.precision = precision.name;
       if (!report_problem.empty()) report_options.spread_problem = parse_problem_argument(report_problem);
       return report_command(db_path, report_path, std::move(report_options));
     }

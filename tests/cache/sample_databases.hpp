@@ -64,6 +64,35 @@ inline void write_dry(const std::string& path) {
                    "ptxas info    : Used 128 registers, used 1 barriers\n", ""});
 }
 
+// Classes: on the H200, nn:1024x1024x1024 won in each class, by reg2d (strict, 2.0 ms), wgmma
+// (fp32, 1.0 ms) and tmatf32 (tf32, 0.4 ms, against cuBLAS FAST_TF32's 0.5 ms), each with its
+// error against FP64.
+inline const Problem kClassesProblem{"nn", 1024, 1024, 1024};
+inline void write_classes(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kClassesProblem);
+  struct Won {
+    std::int64_t config;
+    double ms, fp64_error, cublas_ms;
+    const char* precision;
+  };
+  const Won winners[] = {
+      {add_reg2d_config(db, 128), 2.0, 3.1e-7, 2.5, "strict"},
+      {db.upsert_config("gemmtune_sgemm_wgmma_nn_bm128_bn128_bk32_stages4_splitk1_align4", "wgmma", R"({"BM":128})",
+                        "fp32"),
+       1.0, 2.4e-7, 2.5, "fp32"},
+      {db.upsert_config("gemmtune_sgemm_tmatf32_nn_bm128_bn256_stages4_schedule0_splitk1_align4", "tmatf32",
+                        R"({"BM":128})", "tf32"),
+       0.4, 3.2e-4, 0.5, "tf32"},
+  };
+  for (const Won& won : winners) {
+    Measurement measurement = ok_measurement(gpu, problem, won.config, won.ms);
+    measurement.fp64_error = won.fp64_error;
+    db.record_measurement(measurement, WinnerUpdate{won.cublas_ms, WinnerPolicy::IfFaster, won.precision});
+  }
+}
+
 // Version 1: a database as the code of schema version 1 wrote it (its migration step and its
 // inserts), before precision classes. On the H200:
 // - nn:512x512x512 won by wgmma (0.5 ms), with reg2d (1.0 ms) and vectorized (0.8 ms) measured;

@@ -83,9 +83,9 @@ TEST_CASE("report of the sample: four charts, the winners table and the failures
   const std::string winners = between(html, "<h3>Winners</h3>", "</table>");
   CHECK(count(winners, "<tr>") == 1 + 10);
   CHECK(contains(winners,
-                 "<td class=\"mono\">nn:4096x4096x4096</td><td class=\"mono\">"
+                 "<td class=\"mono\">nn:4096x4096x4096</td><td class=\"mono\">fp32</td><td class=\"mono\">"
                  "gemmtune_sgemm_vectorized_nn_bm128_bn128_bk8_tm8_tn8_align4</td>"
-                 "<td class=\"number\">2.900</td><td class=\"number\">47.39</td>"
+                 "<td class=\"number\">2.900</td><td class=\"number\">47.39</td><td class=\"number\">-</td>"
                  "<td class=\"number\">2.700</td><td class=\"number slower\">0.93x</td>"));
   CHECK(contains(winners, "<td class=\"mono\">no winner</td>"));
 
