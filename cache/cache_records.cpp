@@ -46,6 +46,13 @@ Status parse_status(std::string_view text) {
                               "' (known: " + known + ")");
 }
 
+void require_precision_name(std::string_view text) {
+  for (std::string_view name : kPrecisionNames) {
+    if (name == text) return;
+  }
+  throw std::invalid_argument("unknown precision class '" + std::string(text) + "' (known: strict, fp32, tf32)");
+}
+
 std::string now_utc_iso8601() {
   const auto now = std::chrono::system_clock::now();
   const auto millis =

@@ -55,6 +55,12 @@ std::string_view to_string(Status status);  // "ok", "compile_error", ... as sto
 // The inverse of to_string; throws std::invalid_argument listing the statuses.
 Status parse_status(std::string_view text);
 
+// Precision classes as stored: "strict", "fp32", "tf32" (gemmtune::precision_name; the schema
+// CHECKs them). A configuration has its family's class; a winner the class it was tuned for.
+inline constexpr std::string_view kPrecisionNames[] = {"strict", "fp32", "tf32"};
+// Throws std::invalid_argument naming the classes when `text` is not one.
+void require_precision_name(std::string_view text);
+
 // Times of the repetitions of one candidate, in milliseconds.
 struct Timing {
   double median_ms = 0;
@@ -73,7 +79,8 @@ struct Measurement {
   std::optional<Timing> timing;  // present exactly when status is Ok
   int repetitions = 0;
   std::optional<int> sm_clock_mhz;
-  std::optional<double> max_rel_error;
+  std::optional<double> max_rel_error;  // normwise, against cuBLAS pedantic FP32, when checked
+  std::optional<double> fp64_error;     // normwise, against the FP64 reference, when checked
   std::string error_text;
   std::string measured_at;  // UTC ISO-8601; empty means now
   std::string tuner_run;    // identifies the run that measured it
@@ -85,8 +92,11 @@ enum class WinnerPolicy {
   Replace,   // always (a re-tune after a driver change replaces stale times)
 };
 struct WinnerUpdate {
-  std::optional<double> cublas_ms;  // cuBLAS's time on the same inputs, the baseline
+  // cuBLAS's time on the same inputs in the class's compute type, the baseline.
+  std::optional<double> cublas_ms;
   WinnerPolicy policy = WinnerPolicy::IfFaster;
+  // The class tuned for, whose winner this may become; fp32 is tune's default.
+  std::string precision = "fp32";
 };
 
 struct Winner {
@@ -97,6 +107,9 @@ struct Winner {
   std::optional<double> cublas_ms;
   std::optional<double> cublas_tflops;
   std::string measured_at;
+  std::string precision;                // the class tuned for
+  std::string kernel_precision;         // the class of the winner's family
+  std::optional<double> fp64_error;     // the winning measurement's, when known
   bool operator==(const Winner&) const = default;
 };
 
@@ -114,6 +127,7 @@ struct MeasurementRow {
   Problem problem;
   std::string kernel_name;
   std::string family;
+  std::string precision;  // the family's class
   std::string params_json;
   Status status = Status::Ok;
   std::optional<Timing> timing;
@@ -122,12 +136,15 @@ struct MeasurementRow {
   int repetitions = 0;
   std::optional<int> sm_clock_mhz;
   std::optional<double> max_rel_error;
+  std::optional<double> fp64_error;
   std::string error_text;
   std::string measured_at;
   std::string tuner_run;
 };
 
-// What has been done for one (GPU, problem), counted in distinct configurations.
+// What has been done for one (GPU, problem), counted in distinct configurations, with one of
+// its winners (Database::problem_summaries gives a summary for each class won, or one without a
+// winner).
 struct ProblemSummary {
   GpuKey gpu;
   Problem problem;

@@ -19,7 +19,10 @@ Winner read_winner(const Statement& row, int first) {
           row.column<double>(first + 3),
           row.column<std::optional<double>>(first + 4),
           row.column<std::optional<double>>(first + 5),
-          row.column<std::string>(first + 6)};
+          row.column<std::string>(first + 6),
+          row.column<std::string>(first + 7),
+          row.column<std::string>(first + 8),
+          row.column<std::optional<double>>(first + 9)};
 }
 
 std::optional<Timing> read_timing(const Statement& row, int first) {

@@ -137,8 +137,109 @@ JOIN problems p ON p.id = m.problem_id
 GROUP BY m.gpu_id, m.problem_id;
 )sql";
 
+// Version 2: precision classes (docs/schema.md). A configuration carries its family's class
+// (ADD COLUMN needs a default; every write names the class); a measurement its normwise error
+// against an FP64 reference; winners are kept per (GPU, problem, precision tuned for), with the
+// winner's error. Version-1 databases were tuned over every family at once, as the fp32 class
+// is now (tmatf32 included, had a run tuned it): their classes come from the family names of
+// that time, their errors are unknown (NULL). Of each old winner:
+// - fp32 and strict: the old winner when the class admits its kernel, else the fastest ok
+//   measurement of the (GPU, problem) that the class admits, with the old winner's cuBLAS time
+//   (pedantic FP32 on the same inputs, the baseline of both classes);
+// - tf32: the old winner only when it is a tf32 kernel, without a cuBLAS time (it was timed
+//   against pedantic FP32, not against cuBLAS's TF32).
+// The views that name the rebuilt table or new columns are made again.
+constexpr std::string_view kPrecisionClasses = R"sql(
+DROP VIEW v_winners;
+DROP VIEW v_measurements;
+
+ALTER TABLE configs ADD COLUMN precision TEXT NOT NULL DEFAULT 'strict'
+  CHECK (precision IN ('strict', 'fp32', 'tf32'));
+UPDATE configs SET precision = CASE family
+  WHEN 'tf32x3' THEN 'fp32' WHEN 'wgmma' THEN 'fp32' WHEN 'tmawgmma' THEN 'fp32'
+  WHEN 'tmatf32' THEN 'tf32' ELSE 'strict' END;
+
+ALTER TABLE measurements ADD COLUMN fp64_error REAL;
+
+CREATE TABLE winners_v2 (
+  gpu_id INTEGER NOT NULL REFERENCES gpus (id),
+  problem_id INTEGER NOT NULL REFERENCES problems (id),
+  precision TEXT NOT NULL CHECK (precision IN ('strict', 'fp32', 'tf32')),
+  config_id INTEGER NOT NULL REFERENCES configs (id),
+  median_ms REAL NOT NULL CHECK (median_ms > 0),
+  tflops REAL NOT NULL,
+  cublas_ms REAL CHECK (cublas_ms > 0),
+  cublas_tflops REAL,
+  fp64_error REAL,
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (gpu_id, problem_id, precision)
+);
+WITH class_admits (precision, kernel_precision) AS (
+  VALUES ('strict', 'strict'), ('fp32', 'strict'), ('fp32', 'fp32')
+),
+candidates AS (
+  SELECT 0 AS priority, 0 AS measurement_id, gpu_id, problem_id, config_id, median_ms, measured_at
+  FROM winners
+  UNION ALL
+  SELECT 1, id, gpu_id, problem_id, config_id, median_ms, measured_at
+  FROM measurements WHERE status = 'ok'
+),
+ranked AS (
+  SELECT w.gpu_id, w.problem_id, a.precision, x.config_id, x.median_ms, x.measured_at,
+         w.cublas_ms, w.cublas_tflops,
+         ROW_NUMBER() OVER (PARTITION BY w.gpu_id, w.problem_id, a.precision
+                            ORDER BY x.priority, x.median_ms, x.measurement_id) AS place
+  FROM winners w
+  JOIN candidates x ON x.gpu_id = w.gpu_id AND x.problem_id = w.problem_id
+  JOIN configs c ON c.id = x.config_id
+  JOIN class_admits a ON a.kernel_precision = c.precision
+)
+INSERT INTO winners_v2 (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms,
+                        cublas_tflops, fp64_error, measured_at)
+SELECT r.gpu_id, r.problem_id, r.precision, r.config_id, r.median_ms,
+       2.0 * p.m * p.n * p.k / (r.median_ms * 1e9), r.cublas_ms, r.cublas_tflops, NULL,
+       r.measured_at
+FROM ranked r JOIN problems p ON p.id = r.problem_id
+WHERE r.place = 1;
+INSERT INTO winners_v2 (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms,
+                        cublas_tflops, fp64_error, measured_at)
+SELECT w.gpu_id, w.problem_id, 'tf32', w.config_id, w.median_ms, w.tflops, NULL, NULL, NULL,
+       w.measured_at
+FROM winners w JOIN configs c ON c.id = w.config_id
+WHERE c.precision = 'tf32';
+DROP TABLE winners;
+ALTER TABLE winners_v2 RENAME TO winners;
+
+CREATE VIEW v_winners AS
+SELECT w.gpu_id, w.problem_id, g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, w.precision, c.kernel_name, c.precision AS kernel_precision,
+       w.config_id, w.median_ms AS ms, w.tflops, w.cublas_ms, w.cublas_tflops,
+       w.cublas_ms / w.median_ms AS speedup, w.fp64_error, w.measured_at
+FROM winners w
+JOIN gpus g ON g.id = w.gpu_id
+JOIN problems p ON p.id = w.problem_id
+JOIN configs c ON c.id = w.config_id;
+
+CREATE VIEW v_measurements AS
+SELECT m.id AS measurement_id, m.gpu_id, m.problem_id, m.config_id,
+       g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, c.kernel_name, c.family, c.precision, c.params_json,
+       m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,
+       2.0 * p.m * p.n * p.k / (m.median_ms * 1e9) AS tflops,
+       CASE WHEN m.status = 'ok' THEN
+         RANK() OVER (PARTITION BY m.gpu_id, m.problem_id, m.status = 'ok' ORDER BY m.median_ms)
+       END AS rank,
+       m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.fp64_error, m.error_text,
+       m.measured_at, m.tuner_run
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "initial schema", kInitialSchema},
+    {2, "precision classes", kPrecisionClasses},
 };
 
 }  // namespace

@@ -46,16 +46,24 @@ class Database {
   std::int64_t upsert_problem(const Problem& problem);
   std::optional<std::int64_t> find_problem(const Problem& problem) const;
   // params_json: a JSON object of the template parameters plus layout and align, e.g.
-  // {"BM":128,"BN":128,"BK":8,"TM":8,"TN":8,"layout":"nn","align":1}.
+  // {"BM":128,"BN":128,"BK":8,"TM":8,"TN":8,"layout":"nn","align":1}; precision: the family's
+  // class (kPrecisionNames; std::invalid_argument otherwise).
   std::int64_t upsert_config(std::string_view kernel_name, std::string_view family,
-                             std::string_view params_json);
+                             std::string_view params_json, std::string_view precision);
 
   // Adds a measurement (history is kept: a re-measure is a new row) and, when asked, makes it
-  // the winner of its (GPU, problem), both in one transaction. Returns the measurement's id.
-  // Throws std::invalid_argument when timing is not present exactly for Status::Ok, or when a
-  // winner update is asked for a failed measurement.
+  // the winner of its (GPU, problem) for winner->precision, both in one transaction. Returns the
+  // measurement's id. Throws std::invalid_argument when timing is not present exactly for
+  // Status::Ok, when a winner update is asked for a failed measurement, or for a precision that
+  // is not a class.
   std::int64_t record_measurement(const Measurement& measurement,
                                   const std::optional<WinnerUpdate>& winner = std::nullopt);
+  // Offers the fastest ok measurement stored for (GPU, problem) whose configuration's class is
+  // one of `kernel_precisions` as the winner for update.precision, under update.policy: what a
+  // run of one class makes of measurements another class's run left (a resumed run measures
+  // them no more). Returns whether there was such a measurement.
+  bool offer_stored_winner(std::int64_t gpu_id, std::int64_t problem_id,
+                           const std::vector<std::string>& kernel_precisions, const WinnerUpdate& update);
   // Kernel names measured for (GPU, problem), whatever the outcome: what a resumed run skips.
   std::set<std::string> measured_kernels(std::int64_t gpu_id, std::int64_t problem_id) const;
   // The leaderboard: ok measurements fastest first, then failures, newest first.
@@ -63,10 +71,12 @@ class Database {
   // Every measurement, by GPU, problem and leaderboard order (for exports).
   std::vector<MeasurementRow> all_measurements() const;
 
-  std::optional<Winner> winner(std::int64_t gpu_id, std::int64_t problem_id) const;
-  // Winners of the GPUs whose name contains `gpu_name_part` (empty: all).
+  // The winner of (GPU, problem) for the class `precision` ("strict", "fp32", "tf32").
+  std::optional<Winner> winner(std::int64_t gpu_id, std::int64_t problem_id, std::string_view precision) const;
+  // Winners of every class of the GPUs whose name contains `gpu_name_part` (empty: all).
   std::vector<WinnerEntry> all_winners(std::string_view gpu_name_part = {}) const;
-  // Each (GPU, problem) measured or won, with its progress and winner.
+  // Each (GPU, problem) measured or won, with its progress: once for each class it has a winner
+  // of (strict, fp32, tf32 in that order), or once without a winner.
   std::vector<ProblemSummary> problem_summaries(std::string_view gpu_name_part = {}) const;
 
   // Stores a compiled kernel, replacing one with the same key.

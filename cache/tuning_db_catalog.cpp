@@ -59,12 +59,13 @@ std::optional<std::int64_t> Database::find_problem(const Problem& problem) const
 }
 
 std::int64_t Database::upsert_config(std::string_view kernel_name, std::string_view family,
-                                     std::string_view params_json) {
+                                     std::string_view params_json, std::string_view precision) {
+  require_precision_name(precision);
   Statement statement = connection_.prepare(
-      "INSERT INTO configs (kernel_name, family, params_json) VALUES (?1, ?2, json(?3))"
+      "INSERT INTO configs (kernel_name, family, params_json, precision) VALUES (?1, ?2, json(?3), ?4)"
       " ON CONFLICT (kernel_name) DO UPDATE SET family = excluded.family,"
-      " params_json = excluded.params_json RETURNING id");
-  statement.bind_all(kernel_name, family, params_json);
+      " params_json = excluded.params_json, precision = excluded.precision RETURNING id");
+  statement.bind_all(kernel_name, family, params_json, precision);
   return statement.single_value<std::int64_t>();
 }
 

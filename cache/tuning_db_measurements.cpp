@@ -25,7 +25,8 @@ void validate(const Measurement& measurement, bool wants_winner) {
 constexpr std::string_view kMeasurementQuery =
     "SELECT measurement_id, gpu, cc_major, cc_minor, sm_count, layout, m, n, k,"
     " kernel_name, family, params_json, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,"
-    " tflops, rank, repetitions, sm_clock_mhz, max_rel_error, error_text, measured_at, tuner_run"
+    " tflops, rank, repetitions, sm_clock_mhz, max_rel_error, error_text, measured_at, tuner_run,"
+    " precision, fp64_error"
     " FROM v_measurements WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR problem_id = ?2)"
     " ORDER BY gpu_id, problem_id, rank IS NULL, rank, measured_at DESC, measurement_id";
 
@@ -41,6 +42,7 @@ std::vector<MeasurementRow> query_measurements(const Connection& connection,
                     .problem = read_problem(row, 5),
                     .kernel_name = row.column<std::string>(9),
                     .family = row.column<std::string>(10),
+                    .precision = row.column<std::string>(26),
                     .params_json = row.column<std::string>(11),
                     .status = parse_status(row.column<std::string>(12)),
                     .timing = read_timing(row, 13),
@@ -49,11 +51,31 @@ std::vector<MeasurementRow> query_measurements(const Connection& connection,
                     .repetitions = row.column<int>(20),
                     .sm_clock_mhz = row.column<std::optional<int>>(21),
                     .max_rel_error = row.column<std::optional<double>>(22),
+                    .fp64_error = row.column<std::optional<double>>(27),
                     .error_text = row.column<std::string>(23),
                     .measured_at = row.column<std::string>(24),
                     .tuner_run = row.column<std::string>(25)});
   }
   return rows;
+}
+
+// Makes measurement `id` (an ok one) the winner of its (GPU, problem) for update.precision:
+// always under Replace, else when it is faster than the stored winner.
+void offer_winner(const Connection& connection, std::int64_t id, const WinnerUpdate& update) {
+  require_precision_name(update.precision);
+  Statement upsert = connection.prepare(
+      "INSERT INTO winners (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms,"
+      " cublas_tflops, fp64_error, measured_at)"
+      " SELECT m.gpu_id, m.problem_id, ?2, m.config_id, m.median_ms,"
+      " 2.0 * p.m * p.n * p.k / (m.median_ms * 1e9), ?3, 2.0 * p.m * p.n * p.k / (?3 * 1e9), m.fp64_error,"
+      " m.measured_at FROM measurements m JOIN problems p ON p.id = m.problem_id WHERE m.id = ?1"
+      " ON CONFLICT (gpu_id, problem_id, precision) DO UPDATE SET config_id = excluded.config_id,"
+      " median_ms = excluded.median_ms, tflops = excluded.tflops,"
+      " cublas_ms = excluded.cublas_ms, cublas_tflops = excluded.cublas_tflops,"
+      " fp64_error = excluded.fp64_error, measured_at = excluded.measured_at"
+      " WHERE ?4 OR excluded.median_ms < winners.median_ms");
+  upsert.bind_all(id, update.precision, update.cublas_ms, update.policy == WinnerPolicy::Replace ? 1 : 0);
+  upsert.run();
 }
 
 }  // namespace
@@ -72,34 +94,39 @@ std::int64_t Database::record_measurement(const Measurement& measurement,
   Statement insert = connection_.prepare(
       "INSERT INTO measurements (gpu_id, problem_id, config_id, status, median_ms, min_ms,"
       " max_ms, p10_ms, p90_ms, repetitions, sm_clock_mhz, max_rel_error, error_text,"
-      " measured_at, tuner_run)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id");
+      " measured_at, tuner_run, fp64_error)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING id");
   insert.bind_all(measurement.gpu_id, measurement.problem_id, measurement.config_id,
                   to_string(measurement.status), time(&Timing::median_ms),
                   time(&Timing::min_ms), time(&Timing::max_ms), time(&Timing::p10_ms),
                   time(&Timing::p90_ms), measurement.repetitions, measurement.sm_clock_mhz,
                   measurement.max_rel_error, measurement.error_text, measured_at,
-                  measurement.tuner_run);
+                  measurement.tuner_run, measurement.fp64_error);
   const auto id = insert.single_value<std::int64_t>();
 
-  if (winner) {
-    Statement upsert = connection_.prepare(
-        "INSERT INTO winners (gpu_id, problem_id, config_id, median_ms, tflops, cublas_ms,"
-        " cublas_tflops, measured_at)"
-        " SELECT ?1, ?2, ?3, ?4, 2.0 * m * n * k / (?4 * 1e9), ?5, 2.0 * m * n * k / (?5 * 1e9), ?6"
-        " FROM problems WHERE id = ?2"
-        " ON CONFLICT (gpu_id, problem_id) DO UPDATE SET config_id = excluded.config_id,"
-        " median_ms = excluded.median_ms, tflops = excluded.tflops,"
-        " cublas_ms = excluded.cublas_ms, cublas_tflops = excluded.cublas_tflops,"
-        " measured_at = excluded.measured_at"
-        " WHERE ?7 OR excluded.median_ms < winners.median_ms");
-    upsert.bind_all(measurement.gpu_id, measurement.problem_id, measurement.config_id,
-                    timing->median_ms, winner->cublas_ms, measured_at,
-                    winner->policy == WinnerPolicy::Replace ? 1 : 0);
-    upsert.run();
-  }
+  if (winner) offer_winner(connection_, id, *winner);
   transaction.commit();
   return id;
+}
+
+bool Database::offer_stored_winner(std::int64_t gpu_id, std::int64_t problem_id,
+                                   const std::vector<std::string>& kernel_precisions, const WinnerUpdate& update) {
+  std::string classes;
+  for (const std::string& name : kernel_precisions) {
+    require_precision_name(name);  // so it may be written into the query as it is
+    classes += (classes.empty() ? "'" : ", '") + name + "'";
+  }
+  if (classes.empty()) return false;
+  Transaction transaction(connection_);
+  Statement fastest = connection_.prepare(
+      "SELECT m.id FROM measurements m JOIN configs c ON c.id = m.config_id"
+      " WHERE m.gpu_id = ?1 AND m.problem_id = ?2 AND m.status = 'ok' AND c.precision IN (" + classes + ")"
+      " ORDER BY m.median_ms, m.id LIMIT 1");
+  fastest.bind_all(gpu_id, problem_id);
+  if (!fastest.step()) return false;
+  offer_winner(connection_, fastest.column<std::int64_t>(0), update);
+  transaction.commit();
+  return true;
 }
 
 std::set<std::string> Database::measured_kernels(std::int64_t gpu_id,

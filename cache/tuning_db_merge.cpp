@@ -66,15 +66,16 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
       "INSERT INTO main.problems (layout, m, n, k) SELECT layout, m, n, k FROM " + src +
       ".problems WHERE true ORDER BY id ON CONFLICT (layout, m, n, k) DO NOTHING");
   counts.configs += run(connection,
-      "INSERT INTO main.configs (kernel_name, family, params_json)"
-      " SELECT kernel_name, family, params_json FROM " + src + ".configs WHERE true ORDER BY id"
+      "INSERT INTO main.configs (kernel_name, family, params_json, precision)"
+      " SELECT kernel_name, family, params_json, precision FROM " + src + ".configs WHERE true ORDER BY id"
       " ON CONFLICT (kernel_name) DO NOTHING");
   counts.measurements += run(connection,
       "INSERT INTO main.measurements (gpu_id, problem_id, config_id, status, median_ms, min_ms,"
-      " max_ms, p10_ms, p90_ms, repetitions, sm_clock_mhz, max_rel_error, error_text,"
+      " max_ms, p10_ms, p90_ms, repetitions, sm_clock_mhz, max_rel_error, fp64_error, error_text,"
       " measured_at, tuner_run)"
       " SELECT g.id, p.id, c.id, m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,"
-      " m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.error_text, m.measured_at, m.tuner_run"
+      " m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.fp64_error, m.error_text, m.measured_at,"
+      " m.tuner_run"
       " FROM " + src + ".measurements m" + target_ids_join(src, "m") +
       " WHERE NOT EXISTS (SELECT 1 FROM main.measurements x WHERE x.gpu_id = g.id"
       " AND x.problem_id = p.id AND x.config_id = c.id AND x.measured_at = m.measured_at)"
@@ -86,14 +87,15 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
       " cubin, registers, spill_bytes, compile_log, compiled_at FROM " + src + ".binaries"
       " WHERE true ON CONFLICT DO NOTHING");
   counts.winners += run(connection,
-      "INSERT INTO main.winners (gpu_id, problem_id, config_id, median_ms, tflops, cublas_ms,"
-      " cublas_tflops, measured_at)"
-      " SELECT g.id, p.id, c.id, w.median_ms, w.tflops, w.cublas_ms, w.cublas_tflops,"
-      " w.measured_at FROM " + src + ".winners w" + target_ids_join(src, "w") +
-      " WHERE true ON CONFLICT (gpu_id, problem_id) DO UPDATE SET"
+      "INSERT INTO main.winners (gpu_id, problem_id, precision, config_id, median_ms, tflops,"
+      " cublas_ms, cublas_tflops, fp64_error, measured_at)"
+      " SELECT g.id, p.id, w.precision, c.id, w.median_ms, w.tflops, w.cublas_ms, w.cublas_tflops,"
+      " w.fp64_error, w.measured_at FROM " + src + ".winners w" + target_ids_join(src, "w") +
+      " WHERE true ON CONFLICT (gpu_id, problem_id, precision) DO UPDATE SET"
       " config_id = excluded.config_id, median_ms = excluded.median_ms,"
       " tflops = excluded.tflops, cublas_ms = excluded.cublas_ms,"
-      " cublas_tflops = excluded.cublas_tflops, measured_at = excluded.measured_at"
+      " cublas_tflops = excluded.cublas_tflops, fp64_error = excluded.fp64_error,"
+      " measured_at = excluded.measured_at"
       " WHERE excluded.measured_at > winners.measured_at");
 }
 

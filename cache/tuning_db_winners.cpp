@@ -3,22 +3,27 @@
 #include "tuning_db.hpp"
 
 namespace gemmtune::cache {
+namespace {
 
-std::optional<Winner> Database::winner(std::int64_t gpu_id, std::int64_t problem_id) const {
-  Statement row = connection_.prepare(
-      "SELECT config_id, kernel_name, ms, tflops, cublas_ms, cublas_tflops, measured_at"
-      " FROM v_winners WHERE gpu_id = ?1 AND problem_id = ?2");
-  row.bind_all(gpu_id, problem_id);
+// Classes in their own order (strict, fp32, tf32), not the alphabet's.
+constexpr std::string_view kClassOrder =
+    "CASE w.precision WHEN 'strict' THEN 0 WHEN 'fp32' THEN 1 WHEN 'tf32' THEN 2 END";
+
+}  // namespace
+
+std::optional<Winner> Database::winner(std::int64_t gpu_id, std::int64_t problem_id, std::string_view precision) const {
+  Statement row = connection_.prepare("SELECT " + std::string(kWinnerColumns) +
+                                      " FROM v_winners WHERE gpu_id = ?1 AND problem_id = ?2 AND precision = ?3");
+  row.bind_all(gpu_id, problem_id, precision);
   if (!row.step()) return std::nullopt;
   return read_winner(row, 0);
 }
 
 std::vector<WinnerEntry> Database::all_winners(std::string_view gpu_name_part) const {
   Statement row = connection_.prepare(
-      "SELECT gpu, cc_major, cc_minor, sm_count, layout, m, n, k,"
-      " config_id, kernel_name, ms, tflops, cublas_ms, cublas_tflops, measured_at"
-      " FROM v_winners WHERE instr(lower(gpu), lower(?1)) > 0"
-      " ORDER BY gpu, gpu_id, layout, m, n, k");
+      "SELECT gpu, cc_major, cc_minor, sm_count, layout, m, n, k, " + std::string(kWinnerColumns) +
+      " FROM v_winners w WHERE instr(lower(gpu), lower(?1)) > 0"
+      " ORDER BY gpu, gpu_id, layout, m, n, k, " + std::string(kClassOrder));
   row.bind_all(gpu_name_part);
   std::vector<WinnerEntry> winners;
   while (row.step()) {
@@ -29,9 +34,9 @@ std::vector<WinnerEntry> Database::all_winners(std::string_view gpu_name_part) c
 
 std::vector<ProblemSummary> Database::problem_summaries(std::string_view gpu_name_part) const {
   Statement row = connection_.prepare(
+      // The winner's columns are named by v_winners alone among these tables.
       "SELECT g.name, g.cc_major, g.cc_minor, g.sm_count, p.layout, p.m, p.n, p.k,"
-      " COALESCE(pr.measured, 0), COALESCE(pr.ok, 0), COALESCE(pr.failed, 0),"
-      " w.config_id, w.kernel_name, w.ms, w.tflops, w.cublas_ms, w.cublas_tflops, w.measured_at"
+      " COALESCE(pr.measured, 0), COALESCE(pr.ok, 0), COALESCE(pr.failed, 0), " + std::string(kWinnerColumns) +
       " FROM (SELECT gpu_id, problem_id FROM measurements"
       "       UNION SELECT gpu_id, problem_id FROM winners) AS pair"
       " JOIN gpus g ON g.id = pair.gpu_id"
@@ -39,7 +44,7 @@ std::vector<ProblemSummary> Database::problem_summaries(std::string_view gpu_nam
       " LEFT JOIN v_progress pr ON pr.gpu_id = pair.gpu_id AND pr.problem_id = pair.problem_id"
       " LEFT JOIN v_winners w ON w.gpu_id = pair.gpu_id AND w.problem_id = pair.problem_id"
       " WHERE instr(lower(g.name), lower(?1)) > 0"
-      " ORDER BY g.name, g.id, p.layout, p.m, p.n, p.k");
+      " ORDER BY g.name, g.id, p.layout, p.m, p.n, p.k, " + std::string(kClassOrder));
   row.bind_all(gpu_name_part);
   std::vector<ProblemSummary> summaries;
   while (row.step()) {

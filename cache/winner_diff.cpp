@@ -1,6 +1,7 @@
 #include "winner_diff.hpp"
 
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace gemmtune::cache {
@@ -16,6 +17,20 @@ std::string_view to_string(DiffKind kind) {
   return "unknown";
 }
 
+namespace {
+
+// A class's place in strict, fp32, tf32 (an unknown name after them).
+int class_rank(const std::string& precision) {
+  int rank = 0;
+  for (std::string_view name : kPrecisionNames) {
+    if (name == precision) return rank;
+    ++rank;
+  }
+  return rank;
+}
+
+}  // namespace
+
 std::optional<double> WinnerDifference::time_change() const {
   if (!a || !b) return std::nullopt;
   return (b->median_ms - a->median_ms) / a->median_ms;
@@ -23,14 +38,17 @@ std::optional<double> WinnerDifference::time_change() const {
 
 std::vector<WinnerDifference> diff_winners(const std::vector<WinnerEntry>& a,
                                            const std::vector<WinnerEntry>& b) {
-  std::map<std::pair<GpuKey, Problem>, WinnerDifference> by_key;
+  using Key = std::tuple<GpuKey, Problem, int>;
+  auto key_of = [](const WinnerEntry& entry) { return Key{entry.gpu, entry.problem, class_rank(entry.winner.precision)}; };
+  std::map<Key, WinnerDifference> by_key;
   for (const WinnerEntry& entry : a) {
-    by_key[{entry.gpu, entry.problem}] = {entry.gpu, entry.problem, entry.winner, std::nullopt};
+    by_key[key_of(entry)] = {entry.gpu, entry.problem, entry.winner.precision, entry.winner, std::nullopt};
   }
   for (const WinnerEntry& entry : b) {
-    auto& difference = by_key[{entry.gpu, entry.problem}];
+    auto& difference = by_key[key_of(entry)];
     difference.gpu = entry.gpu;
     difference.problem = entry.problem;
+    difference.precision = entry.winner.precision;
     difference.b = entry.winner;
   }
   std::vector<WinnerDifference> differences;

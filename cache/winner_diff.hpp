@@ -1,7 +1,8 @@
-// Comparing the winners of two databases, (GPU, problem) by (GPU, problem).
+// Comparing the winners of two databases, (GPU, problem, precision) by (GPU, problem, precision).
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,7 @@ std::string_view to_string(DiffKind kind);  // "identical", "time changed", ...
 struct WinnerDifference {
   GpuKey gpu;
   Problem problem;
+  std::string precision;  // the class the winners were tuned for
   std::optional<Winner> a;
   std::optional<Winner> b;
   DiffKind kind = DiffKind::Identical;
@@ -28,7 +30,8 @@ struct WinnerDifference {
   std::optional<double> time_change() const;
 };
 
-// Every (GPU, problem) with a winner in a or b, ordered by GPU then problem.
+// Every (GPU, problem, precision) with a winner in a or b, ordered by GPU, problem, then class
+// (strict, fp32, tf32).
 std::vector<WinnerDifference> diff_winners(const std::vector<WinnerEntry>& a,
                                            const std::vector<WinnerEntry>& b);
 

@@ -1,6 +1,6 @@
-// gemmbench: cuBLAS and every kernel family with its default configuration on the same random
-// inputs; each result checked against cuBLAS; the seed chapter's table (version, key change,
-// ms, TFLOPS, % of cuBLAS).
+// gemmbench: cuBLAS and every kernel family of a precision class with its default configuration on
+// the same random inputs; each result checked against an FP64 reference; the seed chapter's table
+// (version, key change, ms, TFLOPS, % of cuBLAS, error).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "build_info.hpp"
+#include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "device.hpp"
 #include "exit_codes.hpp"
@@ -22,6 +23,7 @@
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "output_file.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
@@ -46,6 +48,7 @@ struct Options {
   std::string csv_path;
   std::string db_path;
   double target_ms = 250.0;
+  Precision precision = Precision::Fp32;  // families it admits; cuBLAS timed in its compute type
 };
 
 // The widest ALIGN the family offers that the call allows.
@@ -69,15 +72,15 @@ class Bench {
   bool run(const Problem& problem, TextTable& table, TextTable& csv) {
     Stream stream;
     CublasHandle cublas;
-    tuner::ProblemMeasurement measurement(problem, options_.alpha, options_.beta, device_.l2_bytes,
+    tuner::ProblemMeasurement measurement(problem, options_.alpha, options_.beta, options_.precision, device_.l2_bytes,
                                           device_.global_memory_bytes, stream.get(), cublas.get());
     TimingOptions timing;
     timing.target_ms = options_.target_ms;
     const TimingStats cublas_time = measurement.time_cublas(timing);
     const std::string shape = to_string(problem);
     spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
-    add_row(table, csv, shape, "cuBLAS", "-", "CUBLAS_COMPUTE_32F_PEDANTIC", "cublasGemmEx", problem,
-            cublas_time, cublas_time.median_ms, "reference");
+    add_row(table, csv, shape, "cuBLAS", "-", cublas_compute_name(options_.precision), "cublasGemmEx", problem,
+            cublas_time, cublas_time.median_ms, measurement.cublas_check());
 
     bool all_passed = true;
     const int call_align = measurement.alignment();
@@ -92,13 +95,12 @@ class Bench {
         const Comparison& check = measured.check;
         if (!measured.timing) {
           spdlog::error("{} on {}: wrong result: {}", name, shape, check.summary);
-          add_failure(table, csv, shape, tag, summary, config, "WRONG: " + check.summary);
+          add_failure(table, csv, shape, tag, summary, config, "WRONG against FP64: " + check.summary);
           return false;
         }
         const TimingStats& time = *measured.timing;
         spdlog::debug("{}: {}, median {:.4f} ms over {} runs", name, check.summary, time.median_ms, time.repetitions);
-        add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms,
-                check.summary);
+        add_row(table, csv, shape, tag, config.family, summary, name, problem, time, cublas_time.median_ms, check);
         return true;
       } catch (const std::exception& error) {
         spdlog::error("{} on {}: {}", name, shape, error.what());
@@ -129,9 +131,12 @@ class Bench {
   }
 
  private:
-  // The named families; by default every family that runs on this GPU (wgmma only on Hopper).
+  // The named families; by default every family that runs on this GPU (wgmma only on Hopper) and
+  // that the class admits.
   bool selected(const KernelFamily& family) const {
-    if (options_.families.empty()) return family.compile_arch(device_.arch()).has_value();
+    if (options_.families.empty()) {
+      return family.compile_arch(device_.arch()).has_value() && admits(options_.precision, family.precision());
+    }
     return std::find(options_.families.begin(), options_.families.end(), family.name()) != options_.families.end();
   }
 
@@ -139,29 +144,31 @@ class Bench {
 
   void add_row(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
                std::string_view family, std::string_view summary, const std::string& kernel,
-               const Problem& problem, const TimingStats& time, double cublas_ms, const std::string& check) {
+               const Problem& problem, const TimingStats& time, double cublas_ms, const Comparison& check) {
     const double percent = 100.0 * cublas_ms / time.median_ms;
     table.add_row({shape, version, std::string(summary), kernel, fixed(time.median_ms, 3),
-                   fixed(tflops(problem, time.median_ms), 2), fixed(percent, 1), check});
+                   fixed(tflops(problem, time.median_ms), 2), fixed(percent, 1), scientific(check.relative_error, 1),
+                   check.passed ? "ok" : "over " + check.summary});
     csv.add_row({shape, version, std::string(family), kernel, fixed(time.median_ms, 5),
                  fixed(time.p10_ms, 5), fixed(time.p90_ms, 5), std::to_string(time.repetitions),
-                 fixed(tflops(problem, time.median_ms), 3), fixed(percent, 2), check});
+                 fixed(tflops(problem, time.median_ms), 3), fixed(percent, 2), scientific(check.relative_error, 3),
+                 check.summary});
   }
 
   void add_failure(TextTable& table, TextTable& csv, const std::string& shape, const std::string& version,
                    const std::string& summary, const KernelConfig& config, const std::string& why) {
-    table.add_row({shape, version, summary, kernel_name(config), "-", "-", "-", why});
-    csv.add_row({shape, version, config.family, kernel_name(config), "", "", "", "", "", "", why});
+    table.add_row({shape, version, summary, kernel_name(config), "-", "-", "-", "-", why});
+    csv.add_row({shape, version, config.family, kernel_name(config), "", "", "", "", "", "", "", why});
   }
 
-  // The database's winner for this problem on this GPU, if --db was given and it has one.
+  // The database's winner of this class for this problem on this GPU, if --db was given and it has one.
   std::optional<KernelConfig> tuned_winner(const Problem& problem) const {
     if (!db_) return std::nullopt;
     const auto gpu = db_->find_gpu(cache::GpuKey{device_.name, device_.cc_major, device_.cc_minor, device_.sm_count});
     if (!gpu) return std::nullopt;
     const auto problem_id = db_->find_problem(to_row(problem));
     if (!problem_id) return std::nullopt;
-    const auto winner = db_->winner(gpu->id, *problem_id);
+    const auto winner = db_->winner(gpu->id, *problem_id, precision_name(options_.precision));
     if (!winner) return std::nullopt;
     return parse_kernel_name(winner->kernel_name);
   }
@@ -201,8 +208,14 @@ std::vector<KernelConfig> collect_named_configs(const Options& options, const st
   for (const std::string& name : options.kernels) {
     try {
       KernelConfig config = parse_kernel_name(name);
-      if (std::optional<std::string> why = find_family(config.family).check(config)) {
+      const KernelFamily& family = find_family(config.family);
+      if (std::optional<std::string> why = family.check(config)) {
         throw BadInput("--kernel " + name + ": " + *why);
+      }
+      if (!admits(options.precision, family.precision())) {
+        throw BadInput("--kernel " + name + ": a " + std::string(precision_name(family.precision())) +
+                       " kernel, which --precision " + std::string(precision_name(options.precision)) +
+                       " does not admit");
       }
       const bool has_problem = std::any_of(problems.begin(), problems.end(),
                                            [&](const Problem& problem) { return problem.layout == config.layout; });
@@ -243,7 +256,10 @@ int run(const Options& options) {
   for (const KernelConfig& config : named_configs) families.push_back(config.family);
   try {
     tuner::require_families_run_on(families, device->arch());
+    tuner::require_families_admitted(options.families, options.precision);
   } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
+  } catch (const InputError& error) {
     throw BadInput(error.what());
   }
   std::optional<cache::Database> db = open_database(options.db_path);
@@ -256,11 +272,15 @@ int run(const Options& options) {
             << device->sm_count << " SMs), driver " << cuda_version_string(device->driver_version)
             << ", CUDA runtime " << cuda_version_string(device->runtime_version) << ", NVRTC " << nvrtc_version()
             << "\n- commit: " << build_commit() << "\n- alpha " << options.alpha << ", beta " << options.beta
-            << "; median of timed runs (CUDA events) after warm-up, inputs rotated over more than 2x L2\n\n";
+            << "; median of timed runs (CUDA events) after warm-up, inputs rotated over more than 2x L2"
+            << "\n- precision " << precision_name(options.precision) << ": the families it admits; cuBLAS timed as "
+            << cublas_compute_name(options.precision)
+            << "; error: normwise, ||C - C64||_F / ||C64||_F against FP64 (cuBLAS DGEMM of alpha A B + beta C on the "
+               "same inputs), within the tolerance of each kernel's own class\n\n";
 
-  TextTable table({"problem", "version", "key change", "kernel", "ms", "TFLOPS", "% of cuBLAS", "check against cuBLAS"});
+  TextTable table({"problem", "version", "key change", "kernel", "ms", "TFLOPS", "% of cuBLAS", "error vs FP64", "check"});
   TextTable csv({"problem", "version", "family", "kernel", "median_ms", "p10_ms", "p90_ms", "repetitions",
-                 "tflops", "percent_of_cublas", "check"});
+                 "tflops", "percent_of_cublas", "fp64_error", "check"});
   bool all_passed = true;
   Bench bench(*device, options, std::move(db), std::move(named_configs));
   for (std::size_t i = 0; i < problems.size(); ++i) {
@@ -274,7 +294,7 @@ int run(const Options& options) {
     csv_file->commit();
   }
   if (!all_passed) {
-    spdlog::error("some kernels failed to run or their check against cuBLAS (see the table)");
+    spdlog::error("some kernels failed to run or their check against FP64 (see the table)");
     return kExitFailure;
   }
   return kExitDone;
@@ -289,9 +309,11 @@ int main(int argc, char** argv) {
   Options options;
   LogOptions log_options;
   CLI::App app{
-      "gemmbench: times cuBLAS (pedantic FP32) and every kernel family with its default configuration\n"
-      "(and, with --db, the tuned winner) on the same random inputs, checks each result against cuBLAS,\n"
-      "and prints a table. Results go to standard output, logs and errors to standard error.\n" +
+      "gemmbench: times cuBLAS and every kernel family of a precision class with its default configuration\n"
+      "(and, with --db, the class's tuned winner) on the same random inputs, checks each result against\n"
+      "an FP64 reference, and prints a table. cuBLAS runs as CUBLAS_COMPUTE_32F_PEDANTIC for --precision\n"
+      "strict and fp32, as CUBLAS_COMPUTE_32F_FAST_TF32 for tf32. Results go to standard output, logs\n"
+      "and errors to standard error.\n" +
       exit_codes_help("flags, shapes, families, files, a database it cannot use, no GPU",
                       "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
   prefix_parse_errors(app, "gemmbench");
@@ -301,7 +323,15 @@ int main(int argc, char** argv) {
                              "FILE or -"));
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")
       ->capture_default_str();
-  app.add_option("--families", options.families, "Only these kernel families (default: all that run on the GPU)")->delimiter(',');
+  app.add_option("--families", options.families,
+                 "Only these kernel families (default: all that run on the GPU and that --precision admits)")
+      ->delimiter(',');
+  std::string precision_text = "fp32";
+  app.add_option("--precision", precision_text,
+                 "Precision class: strict (FFMA families), fp32 (also 3xTF32), tf32 (also single-pass TF32; cuBLAS "
+                 "timed as FAST_TF32)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"strict", "fp32", "tf32"}, CLI::ignore_case));
   app.add_option("--kernel", options.kernels,
                  "Also time this configuration, by kernel name (as tunedb lists them), on every problem of its "
                  "layout; at most the alignment the inputs allow; repeatable");
@@ -314,5 +344,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(positive_number());
   add_log_options(app, log_options);
-  return parse_and_run(app, argc, argv, "gemmbench", log_options, [&] { return run(options); });
+  return parse_and_run(app, argc, argv, "gemmbench", log_options, [&] {
+    options.precision = parse_precision(precision_text);
+    return run(options);
+  });
 }

@@ -14,4 +14,4 @@ add_library(gemmtune_report STATIC
   ${report_dir}/html_report.cpp
 )
 target_include_directories(gemmtune_report PUBLIC ${report_dir})
-target_link_libraries(gemmtune_report PUBLIC gemmtune_cache gemmtune_core PRIVATE nlohmann_json::nlohmann_json)
+target_link_libraries(gemmtune_report PUBLIC gemmtune_cache gemmtune_core PRIVATE gemmtune_families nlohmann_json::nlohmann_json)

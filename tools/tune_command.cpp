@@ -20,7 +20,9 @@
 #include "make_strategy.hpp"
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
+#include "precision.hpp"
 #include "progress_printer.hpp"
+#include "search_setup.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text.hpp"
@@ -74,11 +76,11 @@ int tune_main(int argc, char** argv) {
   std::string shapes_path, budget_text;
   LogOptions log_options;
   CLI::App app{
-      "tune: finds the fastest kernel configuration for each problem of a shapes file on one GPU.\n"
-      "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
-      "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
-      "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
-      "goes to standard output; progress, logs and errors to standard error.\n" +
+      "tune: finds the fastest kernel configuration of a precision class for each problem of a shapes\n"
+      "file on one GPU. Every candidate is compiled (NVRTC, in worker processes), checked against an\n"
+      "FP64 reference on the same random inputs, and timed in a separate process; every result,\n"
+      "failures included, is kept in the database. A re-run skips what is stored, so an interrupted run\n"
+      "resumes. The results table goes to standard output; progress, logs and errors to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
@@ -99,8 +101,16 @@ int tune_main(int argc, char** argv) {
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
       ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--families", options.families,
-                 "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
+                 "Kernel families to search, comma-separated (default: all that --precision admits but the "
+                 "naive/coalesced/smem baselines, and the Hopper families on other GPUs)")
       ->delimiter(',');
+  std::string precision_text = "fp32";
+  app.add_option("--precision", precision_text,
+                 "Precision class to tune for: strict (FFMA families only, IEEE FP32 as cuBLAS pedantic), fp32 "
+                 "(also 3xTF32 tensor-core families, FP32-accurate), tf32 (also single-pass TF32; cuBLAS timed as "
+                 "FAST_TF32)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"strict", "fp32", "tf32"}, CLI::ignore_case));
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
   app.add_option("--arch", options.arch,
@@ -132,6 +142,8 @@ int tune_main(int argc, char** argv) {
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
+    options.precision = parse_precision(precision_text);
+    tuner::require_families_admitted(options.families, options.precision);
     if (options.dry_run) {
       const std::string typed = options.arch;
       try {
@@ -148,6 +160,9 @@ int tune_main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {  // the ValidationErrors above
     return exit_for_parse_error(app, error);
   } catch (const std::invalid_argument& error) {
+    std::cerr << "tune: " << error.what() << '\n';
+    return kExitBadInput;
+  } catch (const InputError& error) {  // a family the class does not admit
     std::cerr << "tune: " << error.what() << '\n';
     return kExitBadInput;
   }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "build_info.hpp"
+#include "cublas_gemm.hpp"
+#include "precision.hpp"
 #include "text.hpp"
 #include "text_table.hpp"
 
@@ -62,12 +64,16 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
         << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1) << " cubins/s\n";
     return;
   }
-  TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
-                   "tuning s", "candidates (measured/resumed/failed of space)"});
+  out << "precision " << precision_name(options.precision) << ": winners among the families it admits, cuBLAS timed as "
+      << cublas_compute_name(options.precision) << "; error: normwise, against FP64 (alpha A B + beta C)\n\n";
+  TextTable table({"problem", "winner", "class", "ms", "TFLOPS", "error", "cuBLAS ms", "cuBLAS TFLOPS",
+                   "speed-up vs cuBLAS", "tuning s", "candidates (measured/resumed/failed of space)"});
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
     table.add_row({to_string(p.problem), p.winner ? p.winner->kernel_name : "(none: every candidate failed)",
-                   f.ms ? fixed(*f.ms, 4) : "-", f.tflops ? fixed(*f.tflops, 2) : "-", f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-",
+                   p.winner ? p.winner->kernel_precision : "-", f.ms ? fixed(*f.ms, 4) : "-",
+                   f.tflops ? fixed(*f.tflops, 2) : "-",
+                   p.winner && p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-", f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-",
                    f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-", f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
                    std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
                        " of " + std::to_string(p.space)});
@@ -81,14 +87,16 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
 }
 
 // One row a problem (a dry run's: its space alone, nothing being measured).
-void write_csv(std::ostream& out, const tuner::RunReport& run) {
-  TextTable table({"problem", "layout", "m", "n", "k", "winner", "ms", "tflops", "cublas_ms", "cublas_tflops",
-                   "speedup", "tuning_s", "measured", "resumed", "failed", "space"});
+void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precision) {
+  TextTable table({"problem", "layout", "m", "n", "k", "precision", "winner", "winner_precision", "ms", "tflops",
+                   "fp64_error", "cublas_ms", "cublas_tflops", "speedup", "tuning_s", "measured", "resumed", "failed",
+                   "space"});
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
     table.add_row({to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
-                   std::to_string(p.problem.N), std::to_string(p.problem.K),
-                   p.winner ? p.winner->kernel_name : "", exact(f.ms), exact(f.tflops), exact(f.cublas_ms),
+                   std::to_string(p.problem.N), std::to_string(p.problem.K), std::string(precision_name(precision)),
+                   p.winner ? p.winner->kernel_name : "", p.winner ? p.winner->kernel_precision : "", exact(f.ms),
+                   exact(f.tflops), exact(p.winner ? p.winner->fp64_error : std::nullopt), exact(f.cublas_ms),
                    exact(f.cublas_tflops), exact(f.speedup), exact(p.seconds), std::to_string(p.measured),
                    std::to_string(p.resumed), std::to_string(p.failed), std::to_string(p.space)});
   }
@@ -105,6 +113,8 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"n", p.problem.N},
                         {"k", p.problem.K},
                         {"winner", p.winner ? json(p.winner->kernel_name) : json(nullptr)},
+                        {"winner_precision", p.winner ? json(p.winner->kernel_precision) : json(nullptr)},
+                        {"fp64_error", p.winner ? or_null(p.winner->fp64_error) : json(nullptr)},
                         {"ms", or_null(f.ms)},
                         {"tflops", or_null(f.tflops)},
                         {"cublas_ms", or_null(f.cublas_ms)},
@@ -120,6 +130,7 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                        {"date", utc_date_time()},
                        {"commit", build_commit()},
                        {"dry_run", options.dry_run},
+                       {"precision", std::string(precision_name(options.precision))},
                        {"arch", options.dry_run ? json(options.arch) : json(nullptr)},
                        {"database", options.db_path},
                        {"jobs", options.jobs},
@@ -138,7 +149,7 @@ void write_tune_report(std::ostream& out, const tuner::RunReport& run, const tun
                        ResultFormat format) {
   switch (format) {
     case ResultFormat::Table: return write_table(out, run, options);
-    case ResultFormat::Csv: return write_csv(out, run);
+    case ResultFormat::Csv: return write_csv(out, run, options.precision);
     case ResultFormat::Json: return write_json(out, run, options);
   }
 }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "arch_name.hpp"
@@ -25,6 +26,7 @@
 #include "numeric_options.hpp"
 #include "nvrtc_compiler.hpp"
 #include "output_file.hpp"
+#include "precision.hpp"
 #include "problem_rows.hpp"
 #include "report_model.hpp"
 #include "result_format.hpp"
@@ -69,6 +71,24 @@ std::string gpu_label(const GpuKey& gpu) {
          ", " + std::to_string(gpu.sm_count) + " SMs)";
 }
 
+// A normwise error against FP64, or "-" where it was not measured.
+std::string error_figure(std::optional<double> error) { return error ? gemmtune::scientific(*error, 1) : "-"; }
+
+// --precision: empty, or a class name (checked by CLI11). A leaderboard or an export of a class
+// holds the measurements of the kernels it admits; a list of winners, its own winners.
+struct PrecisionFilter {
+  std::string name;
+  bool keeps_winner(const Winner& winner) const { return name.empty() || winner.precision == name; }
+  bool keeps_measurement(const MeasurementRow& row) const {
+    return name.empty() ||
+           gemmtune::admits(gemmtune::parse_precision(name), gemmtune::parse_precision(row.precision));
+  }
+  std::vector<MeasurementRow> measurements(std::vector<MeasurementRow> rows) const {
+    std::erase_if(rows, [&](const MeasurementRow& row) { return !keeps_measurement(row); });
+    return rows;
+  }
+};
+
 // cuBLAS time over ours: above 1 means the tuned kernel is faster.
 std::string versus_cublas(const Winner& winner) {
   if (!winner.cublas_ms) return "-";
@@ -107,18 +127,22 @@ std::string holdings(const Database& db) {
 }
 
 // Each (GPU, problem) with its progress and winner, as CSV: one row a problem, plain numbers.
-void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
+void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries, const PrecisionFilter& precision) {
   TextTable table({"gpu", "cc_major", "cc_minor", "sm_count", "layout", "m", "n", "k", "measured", "ok", "failed",
-                   "winner", "ms", "tflops", "cublas_ms", "speedup"});
+                   "precision", "winner", "winner_precision", "ms", "tflops", "fp64_error", "cublas_ms", "speedup"});
   for (const ProblemSummary& summary : summaries) {
     const auto& winner = summary.winner;
+    if (!precision.name.empty() && !(winner && precision.keeps_winner(*winner))) continue;
     const auto speedup = winner && winner->cublas_ms ? std::optional(*winner->cublas_ms / winner->median_ms) : std::nullopt;
     table.add_row({summary.gpu.name, std::to_string(summary.gpu.cc_major), std::to_string(summary.gpu.cc_minor),
                    std::to_string(summary.gpu.sm_count), summary.problem.layout, std::to_string(summary.problem.m),
                    std::to_string(summary.problem.n), std::to_string(summary.problem.k),
                    std::to_string(summary.measured), std::to_string(summary.ok), std::to_string(summary.failed),
-                   winner ? winner->kernel_name : "", csv_number(winner ? std::optional(winner->median_ms) : std::nullopt),
+                   winner ? winner->precision : "", winner ? winner->kernel_name : "",
+                   winner ? winner->kernel_precision : "",
+                   csv_number(winner ? std::optional(winner->median_ms) : std::nullopt),
                    csv_number(winner ? std::optional(winner->tflops) : std::nullopt),
+                   csv_number(winner ? winner->fp64_error : std::nullopt),
                    csv_number(winner ? winner->cublas_ms : std::nullopt), csv_number(speedup)});
   }
   table.print_csv(out);
@@ -133,7 +157,7 @@ json problem_json(const Problem& problem) {
 }
 
 // What list shows, as one JSON object: the GPUs, each (GPU, problem), the cubins by arch.
-void write_list_json(std::ostream& out, const Database& db) {
+void write_list_json(std::ostream& out, const Database& db, const PrecisionFilter& precision) {
   auto gpus = json::array();
   for (const Gpu& gpu : db.gpus()) {
     json entry = gpu_json(gpu.info.key);
@@ -144,9 +168,13 @@ void write_list_json(std::ostream& out, const Database& db) {
   }
   auto problems = json::array();
   for (const ProblemSummary& summary : db.problem_summaries()) {
+    if (!precision.name.empty() && !(summary.winner && precision.keeps_winner(*summary.winner))) continue;
     json winner = nullptr;
     if (const auto& w = summary.winner) {
-      winner = {{"kernel_name", w->kernel_name},
+      winner = {{"precision", w->precision},
+                {"kernel_name", w->kernel_name},
+                {"kernel_precision", w->kernel_precision},
+                {"fp64_error", or_null(w->fp64_error)},
                 {"ms", w->median_ms},
                 {"tflops", w->tflops},
                 {"cublas_ms", or_null(w->cublas_ms)},
@@ -169,7 +197,7 @@ void write_list_json(std::ostream& out, const Database& db) {
   out << all.dump(2) << '\n';
 }
 
-void write_list_table(std::ostream& out, const Database& db) {
+void write_list_table(std::ostream& out, const Database& db, const PrecisionFilter& precision) {
   TextTable gpus({{"GPU"}, {"cc", true}, {"SMs", true}, {"driver"}, {"CUDA runtime"}, {"NVRTC"}});
   for (const Gpu& gpu : db.gpus()) {
     const GpuKey& key = gpu.info.key;
@@ -180,16 +208,19 @@ void write_list_table(std::ostream& out, const Database& db) {
   out << "GPUs\n";
   gpus.print_plain(out);
 
-  TextTable problems({{"GPU"}, {"problem"}, {"measured", true}, {"ok", true}, {"failed", true},
-                  {"winner"}, {"ms", true}, {"TFLOPS", true}, {"cuBLAS ms", true},
-                  {"cuBLAS/ours", true}});
+  // "class": the class a winner was tuned for; "error": its normwise error against FP64.
+  TextTable problems({{"GPU"}, {"problem"}, {"class"}, {"measured", true}, {"ok", true}, {"failed", true},
+                      {"winner"}, {"ms", true}, {"TFLOPS", true}, {"error", true}, {"cuBLAS ms", true},
+                      {"cuBLAS/ours", true}});
   for (const ProblemSummary& summary : db.problem_summaries()) {
     const auto& winner = summary.winner;
-    problems.add_row({gpu_label(summary.gpu), to_string(summary.problem),
+    if (!precision.name.empty() && !(winner && precision.keeps_winner(*winner))) continue;
+    problems.add_row({gpu_label(summary.gpu), to_string(summary.problem), winner ? winner->precision : "-",
                       std::to_string(summary.measured), std::to_string(summary.ok),
                       std::to_string(summary.failed), winner ? winner->kernel_name : "-",
                       figure(winner ? std::optional(winner->median_ms) : std::nullopt),
                       figure(winner ? std::optional(winner->tflops) : std::nullopt, 2),
+                      error_figure(winner ? winner->fp64_error : std::nullopt),
                       figure(winner ? winner->cublas_ms : std::nullopt),
                       winner ? versus_cublas(*winner) : "-"});
   }
@@ -205,37 +236,40 @@ int flush_standard_output() {
   return kExitFailure;
 }
 
-int list_command(const std::string& db_path, gemmtune::ResultFormat format) {
+int list_command(const std::string& db_path, gemmtune::ResultFormat format, const PrecisionFilter& precision) {
   const Database db = open_database(db_path);
   switch (format) {
-    case gemmtune::ResultFormat::Table: write_list_table(std::cout, db); break;
-    case gemmtune::ResultFormat::Csv: write_list_csv(std::cout, db.problem_summaries()); break;
-    case gemmtune::ResultFormat::Json: write_list_json(std::cout, db); break;
+    case gemmtune::ResultFormat::Table: write_list_table(std::cout, db, precision); break;
+    case gemmtune::ResultFormat::Csv: write_list_csv(std::cout, db.problem_summaries(), precision); break;
+    case gemmtune::ResultFormat::Json: write_list_json(std::cout, db, precision); break;
   }
   return flush_standard_output();
 }
 
 int show_command(const std::string& db_path, const std::string& problem_text,
-                 const std::string& gpu_filter) {
+                 const std::string& gpu_filter, const PrecisionFilter& precision) {
   const Problem problem = parse_problem_argument(problem_text);
   const Database db = open_database(db_path);
   const auto problem_id = db.find_problem(problem);
   bool shown = false;
   for (const Gpu& gpu : problem_id ? db.gpus(gpu_filter) : std::vector<Gpu>{}) {
-    const auto rows = db.measurements_for(gpu.id, *problem_id);
+    const auto rows = precision.measurements(db.measurements_for(gpu.id, *problem_id));
     if (rows.empty()) continue;
     std::cout << (shown ? "\n" : "") << gpu_label(gpu.info.key) << "  " << to_string(problem)
-              << "  (" << rows.size() << " measurements)\n";
-    TextTable table({{"rank", true}, {"kernel"}, {"status"}, {"median ms", true}, {"min ms", true},
-                 {"max ms", true}, {"TFLOPS", true}, {"measured at"}, {"error"}});
+              << (precision.name.empty() ? "" : ", kernels " + precision.name + " admits") << "  (" << rows.size()
+              << " measurements)\n";
+    // "rank" among all the problem's ok measurements; "class": the kernel's; "FP64 error": its
+    // normwise error against FP64; "error": why it failed.
+    TextTable table({{"rank", true}, {"kernel"}, {"class"}, {"status"}, {"median ms", true}, {"min ms", true},
+                     {"max ms", true}, {"TFLOPS", true}, {"FP64 error", true}, {"measured at"}, {"error"}});
     for (const MeasurementRow& row : rows) {
       const auto& timing = row.timing;
-      table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name,
+      table.add_row({row.rank ? std::to_string(*row.rank) : "-", row.kernel_name, row.precision,
                      std::string(to_string(row.status)),
                      figure(timing ? std::optional(timing->median_ms) : std::nullopt),
                      figure(timing ? std::optional(timing->min_ms) : std::nullopt),
                      figure(timing ? std::optional(timing->max_ms) : std::nullopt),
-                     figure(row.tflops, 2), row.measured_at, row.error_text});
+                     figure(row.tflops, 2), error_figure(row.fp64_error), row.measured_at, row.error_text});
     }
     table.print_plain(std::cout);
     shown = true;
@@ -244,6 +278,7 @@ int show_command(const std::string& db_path, const std::string& problem_text,
     const bool measured = !db.problem_summaries().empty();
     throw BadInput(db_path + ": no measurements of " + to_string(problem) +
                    (gpu_filter.empty() ? "" : " on a GPU matching '" + gpu_filter + "'") +
+                   (precision.name.empty() ? "" : " by a kernel " + precision.name + " admits") +
                    (measured ? "" : "; the database holds " + holdings(db)));
   }
   return kExitDone;
@@ -308,9 +343,9 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
 }
 
 void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
-  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,params_json,status,"
+  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,precision,params_json,status,"
          "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
-         "max_rel_error,error_text,measured_at,tuner_run\n";
+         "max_rel_error,fp64_error,error_text,measured_at,tuner_run\n";
   for (const MeasurementRow& row : rows) {
     const auto& t = row.timing;
     auto time = [&](double Timing::*field) { return t ? std::optional((*t).*field) : std::nullopt; };
@@ -318,13 +353,13 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
         row.gpu.name, std::to_string(row.gpu.cc_major), std::to_string(row.gpu.cc_minor),
         std::to_string(row.gpu.sm_count), row.problem.layout, std::to_string(row.problem.m),
         std::to_string(row.problem.n), std::to_string(row.problem.k), row.kernel_name,
-        row.family, row.params_json, std::string(to_string(row.status)),
+        row.family, row.precision, row.params_json, std::string(to_string(row.status)),
         csv_number(time(&Timing::median_ms)), csv_number(time(&Timing::min_ms)),
         csv_number(time(&Timing::max_ms)), csv_number(time(&Timing::p10_ms)),
         csv_number(time(&Timing::p90_ms)), csv_number(row.tflops),
         row.rank ? std::to_string(*row.rank) : "", std::to_string(row.repetitions),
         row.sm_clock_mhz ? std::to_string(*row.sm_clock_mhz) : "",
-        csv_number(row.max_rel_error), row.error_text, row.measured_at, row.tuner_run};
+        csv_number(row.max_rel_error), csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run};
     for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
     out << '\n';
   }
@@ -338,6 +373,7 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                    {"problem", problem_json(row.problem)},
                    {"kernel_name", row.kernel_name},
                    {"family", row.family},
+                   {"precision", row.precision},
                    {"params", json::parse(row.params_json)},
                    {"status", to_string(row.status)},
                    {"median_ms", t ? json(t->median_ms) : nullptr},
@@ -350,6 +386,7 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                    {"repetitions", row.repetitions},
                    {"sm_clock_mhz", or_null(row.sm_clock_mhz)},
                    {"max_rel_error", or_null(row.max_rel_error)},
+                   {"fp64_error", or_null(row.fp64_error)},
                    {"error_text", row.error_text},
                    {"measured_at", row.measured_at},
                    {"tuner_run", row.tuner_run}});
@@ -358,9 +395,11 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
 }
 
 // Which measurements export writes: all, or those of a problem, of GPUs whose name contains a
-// text, and only the ones that made their (GPU, problem)'s winner.
+// text, only the ones that made a winner of their (GPU, problem), and only kernels a class admits
+// (with winners_only: that class's winners).
 struct ExportFilter {
   bool winners_only = false;
+  PrecisionFilter precision;
   std::string problem;  // parse_problem's grammar; empty: any
   std::string gpu;      // part of the GPU name (case-insensitive); empty: any
 };
@@ -379,20 +418,19 @@ std::vector<MeasurementRow> filtered_measurements(const Database& db, const std:
   if (!filter.gpu.empty() && gpus.empty()) throw BadInput(db_path + ": holds no GPU matching '" + filter.gpu + "'");
   // A winner is the measurement that justified it: the same configuration, measured at the time
   // the winner records.
-  std::map<std::pair<GpuKey, Problem>, Winner> winners;
+  // A measurement may stand behind the winners of several classes: it is written once.
+  std::set<std::tuple<GpuKey, Problem, std::string, std::string>> winners;  // kernel, measured_at
   if (filter.winners_only) {
-    for (WinnerEntry& entry : db.all_winners(filter.gpu)) winners.emplace(std::pair(entry.gpu, entry.problem), entry.winner);
+    for (const WinnerEntry& entry : db.all_winners(filter.gpu)) {
+      if (!filter.precision.keeps_winner(entry.winner)) continue;
+      winners.emplace(entry.gpu, entry.problem, entry.winner.kernel_name, entry.winner.measured_at);
+    }
   }
   std::vector<MeasurementRow> kept;
   for (MeasurementRow& row : db.all_measurements()) {
     if ((problem && row.problem != *problem) || !gpus.contains(row.gpu)) continue;
-    if (filter.winners_only) {
-      const auto winner = winners.find(std::pair(row.gpu, row.problem));
-      if (winner == winners.end() || winner->second.kernel_name != row.kernel_name ||
-          winner->second.measured_at != row.measured_at) {
-        continue;
-      }
-    }
+    if (!filter.precision.keeps_measurement(row)) continue;
+    if (filter.winners_only && !winners.contains({row.gpu, row.problem, row.kernel_name, row.measured_at})) continue;
     kept.push_back(std::move(row));
   }
   return kept;
@@ -453,8 +491,8 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
   const auto b_winners = b.all_winners();
   spdlog::debug("{} winners in A, {} in B", a_winners.size(), b_winners.size());
   const auto differences = diff_winners(a_winners, b_winners);
-  TextTable table({{"GPU"}, {"problem"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
-               {"B ms", true}, {"B vs A", true}});
+  TextTable table({{"GPU"}, {"problem"}, {"class"}, {"change"}, {"A winner"}, {"A ms", true}, {"B winner"},
+                   {"B ms", true}, {"B vs A", true}});
   std::map<DiffKind, int> counts;
   for (const WinnerDifference& difference : differences) {
     ++counts[difference.kind];
@@ -462,7 +500,7 @@ int diff_command(const std::string& a_path, const std::string& b_path) {
     const auto& wb = difference.b;
     const bool same_kernel = wa && wb && wa->kernel_name == wb->kernel_name;
     const auto change = difference.time_change();
-    table.add_row({gpu_label(difference.gpu), to_string(difference.problem),
+    table.add_row({gpu_label(difference.gpu), to_string(difference.problem), difference.precision,
                    std::string(to_string(difference.kind)), wa ? wa->kernel_name : "-",
                    figure(wa ? std::optional(wa->median_ms) : std::nullopt),
                    same_kernel ? "(same)" : wb ? wb->kernel_name : "-",
@@ -538,13 +576,20 @@ int main(int argc, char** argv) {
   auto add_db_option = [&](CLI::App* command) {
     command->add_option("--db", db_path, "tuning database to read")->capture_default_str();
   };
+  PrecisionFilter precision;
+  auto add_precision_option = [&](CLI::App* command, const std::string& what) {
+    command->add_option("--precision", precision.name, "only " + what + ": strict, fp32 or tf32")
+        ->check(CLI::IsMember({"strict", "fp32", "tf32"}));
+  };
 
   CLI::App* list = app.add_subcommand(
-      "list", "GPUs, then each problem with its progress, winner, time, TFLOPS and cuBLAS's");
+      "list", "GPUs, then each problem with its progress, and its winner of each class: time, TFLOPS, error "
+              "against FP64 and cuBLAS's");
   gemmtune::ResultFormat list_format = gemmtune::ResultFormat::Table;
   gemmtune::add_format_option(*list, list_format,
-                              "it (csv: one row a GPU and problem; json: GPUs, problems and cubins in one object)");
+                              "it (csv: one row a GPU, problem and class; json: GPUs, problems and cubins in one object)");
   add_db_option(list);
+  add_precision_option(list, "the winners of this class");
 
   CLI::App* show = app.add_subcommand("show", "the leaderboard of one problem: every candidate");
   std::string problem_text;
@@ -552,6 +597,7 @@ int main(int argc, char** argv) {
   show->add_option("PROBLEM", problem_text, "nn:4096x4096x4096, or 4096x4096x4096 for nn")->required();
   show->add_option("--gpu", gpu_filter, "only GPUs whose name contains this (case-insensitive)");
   add_db_option(show);
+  add_precision_option(show, "the kernels this class admits");
 
   CLI::App* exporter = app.add_subcommand("export", "every measurement joined with its GPU, problem, config");
   std::string format;
@@ -560,10 +606,11 @@ int main(int argc, char** argv) {
   exporter->add_option("--out", out_path, "file to write (default: standard output)");
   ExportFilter export_filter;
   exporter->add_flag("--winners-only", export_filter.winners_only,
-                     "only the measurement of each (GPU, problem)'s winner");
+                     "only the measurements behind each (GPU, problem)'s winners (with --precision: that class's)");
   exporter->add_option("--problem", export_filter.problem, "only this problem: nn:4096x4096x4096, or 4096x4096x4096 for nn");
   exporter->add_option("--gpu", export_filter.gpu, "only GPUs whose name contains this (case-insensitive)");
   add_db_option(exporter);
+  add_precision_option(exporter, "the measurements of kernels this class admits");
 
   CLI::App* export_kernels = app.add_subcommand(
       "export-kernels", "the winners of one GPU as cubins and manifest.json, for Runtime::open_manifest (no SQLite, no NVRTC)");
@@ -617,11 +664,15 @@ int main(int argc, char** argv) {
                        "roofline memory ceiling in GB/s (default: built-in table, else observed)")
       ->check(gemmtune::positive_number());
   add_db_option(reporter);
+  add_precision_option(reporter, "the winners of this class, and the candidates of kernels it admits");
 
   return gemmtune::parse_and_run(app, argc, argv, "tunedb", log_options, [&] {
-    if (*list) return list_command(db_path, list_format);
-    if (*show) return show_command(db_path, problem_text, gpu_filter);
-    if (*exporter) return export_command(db_path, format, out_path, export_filter);
+    if (*list) return list_command(db_path, list_format, precision);
+    if (*show) return show_command(db_path, problem_text, gpu_filter, precision);
+    if (*exporter) {
+      export_filter.precision = precision;
+      return export_command(db_path, format, out_path, export_filter);
+    }
     if (*diff) return diff_command(a_path, b_path);
     if (*export_kernels) return export_kernels_command(db_path, kernels_dir, kernels_gpu);
     if (*binaries) {
@@ -635,6 +686,7 @@ int main(int argc, char** argv) {
       return binaries_command(db_path, binary_filter);
     }
     if (*reporter) {
+      report_options.precision = precision.name;
       if (!report_problem.empty()) report_options.spread_problem = parse_problem_argument(report_problem);
       return report_command(db_path, report_path, std::move(report_options));
     }

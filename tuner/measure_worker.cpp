@@ -64,7 +64,10 @@ class MeasureSession {
 
   Message handle(const Message& request) {
     if (request.contains("select")) return select(request.at("select"));
-    if (request.contains("problem")) return set_problem(request.at("problem"), request.at("time_cublas"));
+    if (request.contains("problem")) {
+      return set_problem(request.at("problem"), parse_precision(request.at("baseline").get<std::string>()),
+                         request.at("time_cublas"));
+    }
     if (request.contains("measure")) return measure(request.at("measure"));
     return {{"error", "unknown request"}};
   }
@@ -83,13 +86,14 @@ class MeasureSession {
     return {{"ok", true}};
   }
 
-  Message set_problem(const Message& text, bool time_cublas) {
+  Message set_problem(const Message& text, Precision baseline, bool time_cublas) {
     const Problem problem = parse_problem(text.get<std::string>());
     measurement_.reset();  // free the previous problem's sets first
     cudaDeviceProp prop{};
     GT_CUDA(cudaGetDeviceProperties(&prop, device_));
-    measurement_ = std::make_unique<ProblemMeasurement>(problem, kAlpha, kBeta, static_cast<std::size_t>(prop.l2CacheSize),
-                                                        prop.totalGlobalMem, stream_->get(), cublas_->get());
+    measurement_ = std::make_unique<ProblemMeasurement>(problem, kAlpha, kBeta, baseline,
+                                                        static_cast<std::size_t>(prop.l2CacheSize), prop.totalGlobalMem,
+                                                        stream_->get(), cublas_->get());
     Message reply{{"ok", true}, {"alignment", measurement_->alignment()}};
     if (time_cublas) reply["cublas"] = timing_to_message(measurement_->time_cublas(timing_));
     return reply;
@@ -119,14 +123,11 @@ class MeasureSession {
     }
     try {
       const KernelMeasurement measured = measurement_->measure(*kernel, timing_);
-      if (!measured.timing) {
-        Message reply = failure(cache::Status::WrongResult, measured.check.summary);
-        reply["relative_error"] = measured.check.relative_error;
-        return reply;
-      }
-      Message reply{{"status", "ok"},
-                    {"timing", timing_to_message(*measured.timing)},
-                    {"relative_error", measured.check.relative_error}};
+      Message reply = measured.timing ? Message{{"status", "ok"}, {"timing", timing_to_message(*measured.timing)}}
+                                      : failure(cache::Status::WrongResult, "against FP64: " + measured.check.summary);
+      reply["relative_error"] = measured.against_cublas.relative_error;
+      reply["fp64_error"] = measured.check.relative_error;
+      if (!measured.timing) return reply;
       if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;
       return reply;
     } catch (const CudaError& error) {
@@ -199,7 +200,10 @@ void MeasureWorker::start() {
   devices_.clear();
   for (const Message& device : hello.at("devices")) devices_.push_back(device_from_message(device));
   if (device_index_) request({{"select", *device_index_}}, std::chrono::minutes(1));
-  if (problem_) request({{"problem", to_string(*problem_)}, {"time_cublas", false}}, std::chrono::minutes(5));
+  if (problem_) {
+    request({{"problem", to_string(*problem_)}, {"baseline", precision_name(baseline_)}, {"time_cublas", false}},
+            std::chrono::minutes(5));
+  }
 }
 
 Message MeasureWorker::request(const Message& message, std::optional<std::chrono::milliseconds> timeout) {
@@ -215,9 +219,12 @@ void MeasureWorker::select_device(int index) {
   device_index_ = index;
 }
 
-TimingStats MeasureWorker::set_problem(const Problem& problem) {
-  const Message reply = request({{"problem", to_string(problem)}, {"time_cublas", true}}, std::chrono::minutes(5));
+TimingStats MeasureWorker::set_problem(const Problem& problem, Precision baseline) {
+  const Message reply = request(
+      {{"problem", to_string(problem)}, {"baseline", precision_name(baseline)}, {"time_cublas", true}},
+      std::chrono::minutes(5));
   problem_ = problem;
+  baseline_ = baseline;
   problem_alignment_ = reply.at("alignment");
   return timing_from_message(reply.at("cublas"));
 }
@@ -251,6 +258,7 @@ MeasureResult MeasureWorker::measure(const CompiledKernel& compiled, const Kerne
     if (reply->contains("timing")) result.timing = timing_from_message(reply->at("timing"));
     if (reply->contains("sm_clock_mhz")) result.sm_clock_mhz = reply->at("sm_clock_mhz").get<int>();
     if (reply->contains("relative_error")) result.relative_error = reply->at("relative_error").get<double>();
+    if (reply->contains("fp64_error")) result.fp64_error = reply->at("fp64_error").get<double>();
     if (reply->contains("error_text")) result.error_text = reply->at("error_text").get<std::string>();
   }
   // A worker that crashed, hung, or left after a CUDA error is replaced before the next candidate.

@@ -12,6 +12,7 @@
 #include "cache_records.hpp"
 #include "device.hpp"
 #include "nvrtc_compiler.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "timing.hpp"
 #include "worker_process.hpp"
@@ -22,7 +23,8 @@ struct MeasureResult {
   cache::Status status = cache::Status::Ok;
   std::optional<TimingStats> timing;  // when ok
   std::optional<int> sm_clock_mhz;
-  std::optional<double> relative_error;  // against cuBLAS, when the check ran
+  std::optional<double> relative_error;  // normwise, against cuBLAS pedantic FP32, when the check ran
+  std::optional<double> fp64_error;      // normwise, against the FP64 reference, when the check ran
   std::string error_text;
 };
 
@@ -37,12 +39,13 @@ class MeasureWorker {
   void select_device(int index);
 
   // Prepares random inputs for `problem` (rotated sets beyond L2, minimal leading dimensions),
-  // runs cuBLAS as the reference and returns cuBLAS's time on them.
-  TimingStats set_problem(const Problem& problem);
+  // computes the references and returns cuBLAS's time on them in the compute type of `baseline`
+  // (measurement.hpp).
+  TimingStats set_problem(const Problem& problem, Precision baseline);
   // The floats every input pointer and leading dimension of the current problem is aligned to.
   int problem_alignment() const { return problem_alignment_; }
 
-  // Loads, checks against cuBLAS and times one candidate. A crash, a hang past `timeout`, or a
+  // Loads, checks against the FP64 reference and times one candidate. A crash, a hang past `timeout`, or a
   // dead worker gives a failed result; the worker is then replaced.
   MeasureResult measure(const CompiledKernel& compiled, const KernelConfig& config, std::chrono::milliseconds timeout);
 
@@ -57,6 +60,7 @@ class MeasureWorker {
   std::vector<DeviceInfo> devices_;
   std::optional<int> device_index_;
   std::optional<Problem> problem_;
+  Precision baseline_ = Precision::Fp32;
   int problem_alignment_ = 1;
   int restarts_ = 0;
 };

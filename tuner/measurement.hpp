@@ -1,8 +1,11 @@
 // The measuring protocol of DESIGN.md for one problem on the current device: random operand sets
-// (rotated beyond the L2, the same seed everywhere), cuBLAS (pedantic FP32) on set 0 as the
-// reference and the baseline, and each kernel checked against the reference before it is timed,
-// with the workspace it needs. The tuner's measuring process and gemmbench both measure through
-// it, so that both time kernels alike.
+// (rotated beyond the L2, the same seed everywhere); on set 0 an FP64 reference (cuBLAS DGEMM on
+// the inputs widened: C64 = alpha A B + beta C0, C0 the initial C) and cuBLAS in pedantic FP32;
+// cuBLAS in the compute type of the class tuned for as the baseline timed (pedantic FP32 for
+// strict and fp32, FAST_TF32 for tf32); each kernel checked against the FP64 reference with the
+// tolerance of its own class (gemm_tolerance) before it is timed, with the workspace it needs.
+// The tuner's measuring process and gemmbench both measure through it, so that both time
+// kernels alike.
 #pragma once
 
 #include <cublas_v2.h>
@@ -16,30 +19,37 @@
 #include "gemm_params.h"
 #include "loaded_kernel.hpp"
 #include "operand_sets.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "timing.hpp"
 
 namespace gemmtune::tuner {
 
 struct KernelMeasurement {
-  Comparison check;                   // against cuBLAS on the same inputs
+  // Against the FP64 reference, within gemm_tolerance(the kernel's class, K): passed or not.
+  Comparison check;
+  // Against cuBLAS pedantic FP32 on the same inputs: recorded beside it, not decisive.
+  Comparison against_cublas;
   std::optional<TimingStats> timing;  // when the check passed
 };
 
 class ProblemMeasurement {
  public:
   // Fills the operand sets for `problem` (within a quarter of `device_memory`, spanning twice
-  // `l2_bytes`) and computes the reference on `stream` with `cublas`. Throws CudaError,
-  // CublasError.
-  ProblemMeasurement(const Problem& problem, float alpha, float beta, std::size_t l2_bytes, std::size_t device_memory,
-                     cudaStream_t stream, cublasHandle_t cublas);
+  // `l2_bytes`) and computes the references on `stream` with `cublas`; `baseline` is the class
+  // whose cuBLAS compute type is timed. Throws CudaError, CublasError.
+  ProblemMeasurement(const Problem& problem, float alpha, float beta, Precision baseline, std::size_t l2_bytes,
+                     std::size_t device_memory, cudaStream_t stream, cublasHandle_t cublas);
 
   // The call a kernel is measured on (set 0's operands), for can_implement and the like.
   GemmParams call() const { return operands_.params(0, alpha_, beta_); }
   // The floats every input pointer and leading dimension is aligned to.
   int alignment() const;
 
+  // cuBLAS in the baseline's compute type: its time, and its result against the FP64 reference
+  // (within the baseline class's tolerance).
   TimingStats time_cublas(const TimingOptions& timing);
+  const Comparison& cublas_check() const { return cublas_check_; }
   // Checks `kernel` against the reference, then, when it passed, times it. Throws what a launch
   // throws (Error for a refused launch, CudaError).
   KernelMeasurement measure(const LoadedKernel& kernel, const TimingOptions& timing);
@@ -48,10 +58,13 @@ class ProblemMeasurement {
   Problem problem_;
   float alpha_;
   float beta_;
+  Precision baseline_;
   cudaStream_t stream_;
   cublasHandle_t cublas_;
   OperandSets operands_;
-  std::vector<float> reference_;
+  std::vector<double> reference64_;
+  std::vector<float> pedantic_;  // cuBLAS pedantic FP32
+  Comparison cublas_check_;
 };
 
 }  // namespace gemmtune::tuner

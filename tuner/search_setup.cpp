@@ -13,15 +13,19 @@
 namespace gemmtune::tuner {
 namespace {
 
-std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names, const std::string& arch) {
+std::vector<const KernelFamily*> selected_families(const std::vector<std::string>& names, Precision precision,
+                                                   const std::string& arch) {
   auto runs_here = [&](const KernelFamily& family) { return arch.empty() || family.compile_arch(arch).has_value(); };
   std::vector<const KernelFamily*> families;
   if (names.empty()) {
     for (const KernelFamily* family : all_families()) {
-      if (family->tuned_by_default() && runs_here(*family)) families.push_back(family);
+      if (family->tuned_by_default() && runs_here(*family) && admits(precision, family->precision())) {
+        families.push_back(family);
+      }
     }
   } else {
     require_families_run_on(names, arch);
+    require_families_admitted(names, precision);
     for (const std::string& name : names) families.push_back(&find_family(name));
   }
   return families;
@@ -38,6 +42,16 @@ void require_families_run_on(const std::vector<std::string>& family_names, const
   }
 }
 
+void require_families_admitted(const std::vector<std::string>& family_names, Precision precision) {
+  for (const std::string& name : family_names) {
+    const Precision own = find_family(name).precision();
+    if (!admits(precision, own)) {
+      throw InputError("kernel family '" + name + "' is of the " + std::string(precision_name(own)) +
+                       " class, which --precision " + std::string(precision_name(precision)) + " does not admit");
+    }
+  }
+}
+
 int natural_alignment(const Problem& problem) {
   const long long lda = a_is_transposed(problem.layout) ? problem.M : problem.K;
   const long long ldb = b_is_transposed(problem.layout) ? problem.K : problem.N;
@@ -48,10 +62,10 @@ int natural_alignment(const Problem& problem) {
 }
 
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
-                                          const std::vector<std::string>& family_names, int sm_count,
-                                          const std::string& arch) {
+                                          const std::vector<std::string>& family_names, Precision precision,
+                                          int sm_count, const std::string& arch) {
   std::vector<KernelConfig> space;
-  for (const KernelFamily* family : selected_families(family_names, arch)) {
+  for (const KernelFamily* family : selected_families(family_names, precision, arch)) {
     if (!family->supports_layout(problem.layout)) continue;
     for (int align : family->alignments()) {
       if (align > alignment) continue;
@@ -67,7 +81,7 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
 }
 
 std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment) {
+                                           int alignment, Precision precision) {
   std::vector<std::pair<double, KernelConfig>> nearby;
   for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
     if (entry.gpu != gpu) continue;
@@ -75,7 +89,9 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
     if (!other || other->layout != problem.layout || *other == problem) continue;
     try {
       KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
-      const std::vector<int> aligns = find_family(config.family).alignments();
+      const KernelFamily& family = find_family(config.family);
+      if (!admits(precision, family.precision())) continue;
+      const std::vector<int> aligns = family.alignments();
       for (int align : aligns) {
         if (align <= alignment) {
           config.align = align;
@@ -87,9 +103,13 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
       // a winner from a family this build no longer has: no seed
     }
   }
-  std::sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // A problem's classes often share their winner: each kernel once.
   std::vector<KernelConfig> seeds;
-  for (std::size_t i = 0; i < nearby.size() && i < 3; ++i) seeds.push_back(nearby[i].second);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < nearby.size() && seeds.size() < 3; ++i) {
+    if (seen.insert(kernel_name(nearby[i].second)).second) seeds.push_back(nearby[i].second);
+  }
   return seeds;
 }
 

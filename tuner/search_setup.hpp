@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "strategy.hpp"
 #include "tuning_db.hpp"
@@ -22,22 +23,27 @@ int natural_alignment(const Problem& problem);
 
 // Each family's configurations at the widest alignment it has within `alignment` (a narrower
 // variant of the same tiles is never faster on aligned data), less those the family says cannot
-// compete on this problem. `family_names` empty: every family tuned by default. sm_count 0: keep
-// them all (a dry run compiles everything). Families that cannot run on `arch` ("sm_90"; empty:
-// any) are left out when chosen by default; one named in `family_names` is an error
-// (InputError), as the user asked for something this GPU cannot do.
+// compete on this problem. `family_names` empty: every family tuned by default whose class
+// `precision` admits. sm_count 0: keep them all (a dry run compiles everything). Families that
+// cannot run on `arch` ("sm_90"; empty: any) are left out when chosen by default; one named in
+// `family_names` is an error (InputError), as the user asked for something this GPU cannot do,
+// and so is one whose class `precision` does not admit.
 // Throws InputError ("kernel family 'wgmma' does not run on sm_80 GPUs") for a named family that
 // cannot run on `arch`, std::invalid_argument for a name no family has.
 void require_families_run_on(const std::vector<std::string>& family_names, const std::string& arch);
+// Throws InputError ("kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does
+// not admit") for a named family whose class `precision` does not admit.
+void require_families_admitted(const std::vector<std::string>& family_names, Precision precision);
 
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
-                                          const std::vector<std::string>& family_names, int sm_count,
-                                          const std::string& arch = "");
+                                          const std::vector<std::string>& family_names, Precision precision,
+                                          int sm_count, const std::string& arch = "");
 
-// Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
-// moved to this problem's alignment where their family allows it.
+// Warm start: the winners (of any class) of the three nearest tuned problems of the same layout on
+// this GPU whose kernel `precision` admits, moved to this problem's alignment where their family
+// allows it.
 std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment);
+                                           int alignment, Precision precision);
 
 // The default configuration of each family present in `space`, at the alignment the space has
 // for that family.

@@ -14,6 +14,7 @@
 #include "compile_pool.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
+#include "family_registry.hpp"
 #include "kernel_family.hpp"
 #include "kernel_name.hpp"
 #include "make_strategy.hpp"
@@ -59,17 +60,18 @@ class ProblemTuner {
     ProblemReport report;
     report.problem = problem;
     const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
-    const TimingStats cublas = measurer_.set_problem(problem);
+    const TimingStats cublas = measurer_.set_problem(problem, options_.precision);
     report.cublas_ms = cublas.median_ms;
     const int alignment = measurer_.problem_alignment();
 
     SearchSetup setup;
-    setup.space = candidate_space(problem, alignment, options_.families, device_.sm_count, device_.arch());
+    setup.space = candidate_space(problem, alignment, options_.families, options_.precision, device_.sm_count,
+                                  device_.arch());
     setup.problem = problem;
     setup.budget = options_.budget;
     // Seeds: the nearest tuned problems' winners, then every family's default configuration, so
     // that a search misled by the cost model still never ends worse than a default.
-    setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment);
+    setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment, options_.precision);
     for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
@@ -77,6 +79,9 @@ class ProblemTuner {
     std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
     const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
     bool replace_winner = options_.retune;
+    // What runs of other classes measured here is this class's too where it admits their
+    // kernels; the search below skips them as measured.
+    if (!options_.retune) db_.offer_stored_winner(gpu_id_, problem_id, admitted_classes(), winner_update(cublas.median_ms, false));
 
     // A candidate may take this long before it is killed as hung: generous for a kernel a
     // hundred times slower than cuBLAS, never below the floor.
@@ -118,7 +123,10 @@ class ProblemTuner {
           db_.store_binary(to_binary(*outcome.compiled));
           ready.emplace_back(outcome.config, std::move(*outcome.compiled));
         } else {
-          record(problem_id, outcome.config, cache::Status::CompileError, outcome.error, {}, std::nullopt, replace_winner);
+          MeasureResult failure;
+          failure.status = cache::Status::CompileError;
+          failure.error_text = outcome.error;
+          record(problem_id, outcome.config, failure, replace_winner);
           ++report.failed;
           finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
         }
@@ -140,8 +148,7 @@ class ProblemTuner {
         result = measurer_.measure(compiled, config, timeout);
         ++report.measured;
       }
-      record(problem_id, config, result.status, result.error_text, result.timing, result.relative_error,
-             replace_winner, result.sm_clock_mhz, cublas.median_ms);
+      record(problem_id, config, result, replace_winner, cublas.median_ms);
       if (result.status == cache::Status::Ok) {
         replace_winner = false;
         finish(config, CandidateResult::measured(result.timing->median_ms),
@@ -152,32 +159,45 @@ class ProblemTuner {
                compiled.kernel_name + ": " + std::string(cache::to_string(result.status)));
       }
     }
-    report.winner = db_.winner(gpu_id_, problem_id);
+    report.winner = db_.winner(gpu_id_, problem_id, precision_name(options_.precision));
     report.seconds = seconds_since(started);
     return report;
   }
 
  private:
-  void record(std::int64_t problem_id, const KernelConfig& config, cache::Status status, const std::string& error,
-              const std::optional<TimingStats>& timing, std::optional<double> relative_error, bool replace_winner,
-              std::optional<int> sm_clock = std::nullopt, double cublas_ms = 0) {
+  // The classes of kernels this run's class admits, as stored.
+  std::vector<std::string> admitted_classes() const {
+    std::vector<std::string> names;
+    for (Precision precision : kPrecisions) {
+      if (admits(options_.precision, precision)) names.emplace_back(precision_name(precision));
+    }
+    return names;
+  }
+
+  cache::WinnerUpdate winner_update(double cublas_ms, bool replace) const {
+    return {cublas_ms, replace ? cache::WinnerPolicy::Replace : cache::WinnerPolicy::IfFaster,
+            std::string(precision_name(options_.precision))};
+  }
+
+  void record(std::int64_t problem_id, const KernelConfig& config, const MeasureResult& result, bool replace_winner,
+              double cublas_ms = 0) {
     cache::Measurement measurement;
     measurement.gpu_id = gpu_id_;
     measurement.problem_id = problem_id;
-    measurement.config_id = db_.upsert_config(kernel_name(config), config.family, params_json(config));
-    measurement.status = status;
-    if (timing) {
+    measurement.config_id = db_.upsert_config(kernel_name(config), config.family, params_json(config),
+                                              precision_name(find_family(config.family).precision()));
+    measurement.status = result.status;
+    if (const auto& timing = result.timing) {
       measurement.timing = cache::Timing{timing->median_ms, timing->min_ms, timing->max_ms, timing->p10_ms, timing->p90_ms};
       measurement.repetitions = timing->repetitions;
     }
-    measurement.sm_clock_mhz = sm_clock;
-    measurement.max_rel_error = relative_error;
-    measurement.error_text = error;
+    measurement.sm_clock_mhz = result.sm_clock_mhz;
+    measurement.max_rel_error = result.relative_error;
+    measurement.fp64_error = result.fp64_error;
+    measurement.error_text = result.error_text;
     measurement.tuner_run = run_id_;
     std::optional<cache::WinnerUpdate> winner;
-    if (status == cache::Status::Ok) {
-      winner = cache::WinnerUpdate{cublas_ms, replace_winner ? cache::WinnerPolicy::Replace : cache::WinnerPolicy::IfFaster};
-    }
+    if (result.status == cache::Status::Ok) winner = winner_update(cublas_ms, replace_winner);
     db_.record_measurement(measurement, winner);
   }
 
@@ -221,13 +241,15 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   run.gpu_name = device.name;
   // A named family this GPU cannot run is the user's mistake: said before anything is stored.
   require_families_run_on(options.families, device.arch());
+  require_families_admitted(options.families, options.precision);
   CompilePool pool(options.jobs, device.arch());
   cache::Database db = open_database(options.db_path);
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
   const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
                                                            cuda_version_string(device.runtime_version), nvrtc_version()});
-  spdlog::info("tuning {} problem(s) on {} ({}, {} SMs) into {}; strategy {}, {} compile worker(s)", problems.size(),
-               device.name, device.arch(), device.sm_count, options.db_path, options.strategy, pool.workers());
+  spdlog::info("tuning {} problem(s) on {} ({}, {} SMs) for precision {} into {}; strategy {}, {} compile worker(s)",
+               problems.size(), device.name, device.arch(), device.sm_count, precision_name(options.precision),
+               options.db_path, options.strategy, pool.workers());
   ProblemTuner tuner(options, db, measurer, pool, device, gpu_id, gpu_key, new_run_id(), run);
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const Problem& problem = problems[i];
@@ -259,6 +281,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   RunReport run;
   run.gpu_name = "(dry run for " + options.arch + ")";
   require_families_run_on(options.families, options.arch);
+  require_families_admitted(options.families, options.precision);
   CompilePool pool(options.jobs, options.arch);
   cache::Database db = open_database(options.db_path);
   // Every distinct candidate over all problems, once.
@@ -267,7 +290,8 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   for (const ProblemSpec& problem : problems) {
     ProblemReport report;
     report.problem = problem;
-    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, 0, options.arch)) {
+    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, options.precision, 0,
+                                                       options.arch)) {
       ++report.space;
       if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
     }

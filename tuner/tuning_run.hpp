@@ -12,6 +12,7 @@
 
 #include "budget.hpp"
 #include "cache_records.hpp"
+#include "precision.hpp"
 #include "shapes_file.hpp"
 #include "timing.hpp"
 
@@ -26,7 +27,10 @@ struct TuneOptions {
   bool retune = false;                // measure again what the database already has
   bool dry_run = false;               // compile and store every candidate; no GPU
   std::string arch;                   // dry run: the arch to compile for
-  std::vector<std::string> families;  // empty: every family tuned by default
+  std::vector<std::string> families;  // empty: every family tuned by default that `precision` admits
+  // The class tuned for: only families it admits are candidates, cuBLAS is timed in its compute
+  // type, and the winners stored are this class's.
+  Precision precision = Precision::Fp32;
   TimingOptions timing{10.0, 60.0, 5, 200};
   double timeout_floor_seconds = 10;  // a candidate gets at least this long before it is killed
 };
@@ -76,9 +80,9 @@ class DatabaseRefused : public InputError {
   using InputError::InputError;
 };
 
-// Tunes every problem on the GPU that matches options.gpu. Throws InputError for no GPU, a GPU that
-// does not match (listing the visible ones) or a named family it cannot run, DatabaseRefused for
-// a database that cannot be opened.
+// Tunes every problem on the GPU that matches options.gpu for options.precision. Throws InputError
+// for no GPU, a GPU that does not match (listing the visible ones), a named family it cannot run
+// or that the class does not admit, DatabaseRefused for a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 

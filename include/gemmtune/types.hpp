@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "gemmtune/precision.hpp"
+
 namespace gemmtune {
 
 // How the caller stores every matrix of a call (as CBLAS's CblasRowMajor / CblasColMajor).
@@ -57,6 +59,8 @@ struct SgemmCall {
   float beta = 0.0f;
   float* C = nullptr;
   std::int64_t ldc = 0;
+  // The precision class this call accepts; nullopt: the Runtime's (RuntimeOptions::precision).
+  std::optional<Precision> precision = std::nullopt;  // initialized: {order, ..., ldc} stays warning-free
 };
 
 // A GEMM as the kernels and the tuning database see it: row-major C (M x N) = op(A) op(B),
@@ -81,9 +85,13 @@ struct RuntimeOptions {
   // Run on default kernels instead of failing open with DatabaseNotFound (missing file, or an
   // empty path) or UntunedGpu (no tuned problem for this GPU): for machines not tuned yet.
   bool allow_untuned = false;
-  // Launch cuBLAS (pedantic FP32, as the tuner measured it) for calls whose tuned problem
-  // (exact or nearest) recorded cuBLAS faster than the tuned winner.
+  // Launch cuBLAS (in the compute type the tuner timed: pedantic FP32 for strict and fp32,
+  // FAST_TF32 for tf32) for calls whose tuned problem (exact or nearest) recorded cuBLAS faster
+  // than the tuned winner.
   bool prefer_cublas = false;
+  // The precision class calls accept unless they say otherwise (SgemmCall::precision): a kernel
+  // of a class it does not admit is never launched (Strict: FFMA kernels only).
+  Precision precision = Precision::Fp32;
 };
 
 // Why a kernel serves a call.
@@ -114,6 +122,10 @@ struct Selection {
   // What else was considered, in words: an alignment narrowed, a tuned winner that could not
   // serve the call, cuBLAS measured faster. Empty when there is nothing to say.
   std::string note;
+  // The class the call asked for, and the class of what serves it (the kernel's family; cuBLAS:
+  // Strict for pedantic FP32, Tf32 for FAST_TF32), which the requested class always admits.
+  Precision requested = Precision::Fp32;
+  Precision precision = Precision::Strict;
 };
 
 // One line: "<kernel> (nearest: nn:1024x1024x1024 at distance 0.58) for nn:1000x1000x1000 ...".

@@ -16,8 +16,11 @@ struct Comparison {
 };
 
 // Compares the M x N outputs of `got` and `ref`, both row-major with leading dimension ldc.
-// Elements outside the M x N window (padding) are not compared.
+// Elements outside the M x N window (padding) are not compared. The reference is FP32 (cuBLAS)
+// or FP64 (fp64_reference.hpp, a CPU GEMM).
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
+                           int N, long long ldc, double tolerance);
+Comparison compare_outputs(const std::vector<float>& got, const std::vector<double>& ref, int M,
                            int N, long long ldc, double tolerance);
 
 }  // namespace gemmtune

@@ -5,9 +5,17 @@
 
 namespace gemmtune {
 
-void cublas_sgemm(cublasHandle_t handle, Layout layout, const GemmParams& p, cudaStream_t stream) {
+cublasComputeType_t cublas_compute_type(Precision precision) {
+  return precision == Precision::Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F_PEDANTIC;
+}
+
+const char* cublas_compute_name(Precision precision) {
+  return precision == Precision::Tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F_PEDANTIC";
+}
+
+void cublas_sgemm(cublasHandle_t handle, Layout layout, const GemmParams& p, cudaStream_t stream, Precision precision) {
   if (auto reason = validate_call(p, layout)) throw Error("cuBLAS reference: " + *reason);
-  const std::string context = "cuBLAS " + describe_call(p, layout);
+  const std::string context = std::string("cuBLAS (") + cublas_compute_name(precision) + ") " + describe_call(p, layout);
   GT_CUBLAS(cublasSetStream(handle, stream), context);
   // cuBLAS is column-major: a row-major C (M x N) is a column-major C^T (N x M), and
   // C^T = op(B)^T op(A)^T. A row-major operand stored as given reads, column-major, as its own
@@ -16,7 +24,7 @@ void cublas_sgemm(cublasHandle_t handle, Layout layout, const GemmParams& p, cud
   const cublasOperation_t op_a = a_is_transposed(layout) ? CUBLAS_OP_T : CUBLAS_OP_N;
   GT_CUBLAS(cublasGemmEx(handle, op_b, op_a, p.N, p.M, p.K, &p.alpha, p.B, CUDA_R_32F,
                          static_cast<int>(p.ldb), p.A, CUDA_R_32F, static_cast<int>(p.lda), &p.beta,
-                         p.C, CUDA_R_32F, static_cast<int>(p.ldc), CUBLAS_COMPUTE_32F_PEDANTIC,
+                         p.C, CUDA_R_32F, static_cast<int>(p.ldc), cublas_compute_type(precision),
                          CUBLAS_GEMM_DEFAULT),
             context);
 }

@@ -17,9 +17,11 @@ std::string_view precision_name(Precision precision) {
   return "?";
 }
 
+const char* to_string(Precision precision) noexcept { return precision_name(precision).data(); }
+
 Precision parse_precision(std::string_view text) {
   const std::string name = lower(text);
-  for (Precision precision : {Precision::Strict, Precision::Fp32, Precision::Tf32}) {
+  for (Precision precision : kPrecisions) {
     if (name == precision_name(precision)) return precision;
   }
   throw std::invalid_argument("precision must be strict, fp32 or tf32, not " + quoted(text));

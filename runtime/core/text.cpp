@@ -18,6 +18,12 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
+std::string scientific(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*e", decimals, value);
+  return text;
+}
+
 namespace {
 
 constexpr std::size_t kShown = kEchoedLength - 8;  // room for "..." and the count

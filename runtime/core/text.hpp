@@ -12,6 +12,8 @@ std::string lower(std::string_view text);
 
 // printf's "%.*f": "3.142" for fixed(3.14159, 3).
 std::string fixed(double value, int decimals);
+// printf's "%.*e": "3.1e-07" for scientific(3.14e-7, 1), for errors.
+std::string scientific(double value, int decimals);
 
 // Input echoed in a message: `text` itself, or, longer than kEchoedLength characters, its start
 // and how long it is ("999999... (10000 characters)"), so that a line of garbage does not fill

@@ -17,9 +17,9 @@ class CublasPool::Lease {
   CublasHandle handle_;
 };
 
-void CublasPool::sgemm(Layout layout, const GemmParams& params, cudaStream_t stream) {
+void CublasPool::sgemm(Layout layout, const GemmParams& params, cudaStream_t stream, Precision precision) {
   const Lease lease(*this);
-  cublas_sgemm(lease.get(), layout, params, stream);
+  cublas_sgemm(lease.get(), layout, params, stream, precision);
 }
 
 CublasHandle CublasPool::borrow() {

@@ -8,14 +8,16 @@
 
 #include "cuda_handles.hpp"
 #include "gemm_params.h"
+#include "precision.hpp"
 
 namespace gemmtune::dispatch {
 
 class CublasPool {
  public:
   // C = alpha op(A) op(B) + beta C for the row-major problem, on `stream`, through a borrowed
-  // handle (cublas_sgemm: pedantic FP32, as the tuner timed cuBLAS). Throws CublasError.
-  void sgemm(Layout layout, const GemmParams& params, cudaStream_t stream);
+  // handle, in the compute type the tuner timed cuBLAS with for `precision` (cublas_sgemm).
+  // Throws CublasError.
+  void sgemm(Layout layout, const GemmParams& params, cudaStream_t stream, Precision precision);
 
  private:
   class Lease;  // a borrowed handle, given back however the call ends

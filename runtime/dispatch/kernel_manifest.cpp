@@ -62,6 +62,9 @@ KernelManifest parse(const json& root) {
     winner.cublas_ms = optional_number(entry.at("cublas_ms"));
     winner.cublas_tflops = optional_number(entry.at("cublas_tflops"));
     winner.measured_at = entry.at("measured_at").get<std::string>();
+    winner.precision = entry.at("precision").get<std::string>();
+    winner.kernel_precision = entry.at("kernel_precision").get<std::string>();
+    winner.fp64_error = optional_number(entry.at("fp64_error"));
     problem.launch = launch_from(entry.at("launch"));
     problem.workspace_bytes = entry.at("workspace_bytes").get<std::size_t>();
     manifest.problems.push_back(std::move(problem));
@@ -101,6 +104,9 @@ std::string manifest_json(const KernelManifest& manifest) {
                         {"cublas_ms", or_null(winner.cublas_ms)},
                         {"cublas_tflops", or_null(winner.cublas_tflops)},
                         {"measured_at", winner.measured_at},
+                        {"precision", winner.precision},
+                        {"kernel_precision", winner.kernel_precision},
+                        {"fp64_error", or_null(winner.fp64_error)},
                         {"launch", launch_json(entry.launch)},
                         {"workspace_bytes", entry.workspace_bytes}});
   }

@@ -1,5 +1,7 @@
 #include "row_major_call.hpp"
 
+#include "precision.hpp"
+
 namespace gemmtune::dispatch {
 namespace {
 
@@ -34,6 +36,9 @@ std::optional<std::string> invalid_argument(const SgemmCall& call) {
   if (!known(call.trans_a, Transpose::No, Transpose::Yes) || !known(call.trans_b, Transpose::No, Transpose::Yes)) {
     return "trans_a " + std::to_string(static_cast<int>(call.trans_a)) + " or trans_b " +
            std::to_string(static_cast<int>(call.trans_b)) + " is neither No nor Yes";
+  }
+  if (call.precision && !is_precision(*call.precision)) {
+    return "precision " + std::to_string(static_cast<int>(*call.precision)) + " is none of Strict, Fp32, Tf32";
   }
   if (call.M < 1 || call.N < 1 || call.K < 1) return "M, N and K must be at least 1";
   if (call.A == nullptr) return "A is null";

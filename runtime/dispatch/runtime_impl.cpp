@@ -22,9 +22,9 @@ std::atomic<std::uint64_t> g_next_serial{1};
 
 bool lds_fit_int(const GemmParams& p) { return p.lda <= INT_MAX && p.ldb <= INT_MAX && p.ldc <= INT_MAX; }
 
-RouteKey key_of(const RowMajorCall& call) {
+RouteKey key_of(const RowMajorCall& call, Precision precision) {
   const GemmParams& p = call.params;
-  return {call.layout, p.M, p.N, p.K, call_alignment(p), lds_fit_int(p)};
+  return {call.layout, p.M, p.N, p.K, call_alignment(p), lds_fit_int(p), precision};
 }
 
 }  // namespace
@@ -33,7 +33,8 @@ std::size_t RouteKeyHash::operator()(const RouteKey& key) const noexcept {
   // M, N and K are positive ints: pack them with the small fields, then mix (splitmix64's
   // finalizer) so that nearby shapes spread over the buckets.
   std::uint64_t h = static_cast<std::uint64_t>(key.M) << 32 ^ static_cast<std::uint64_t>(key.N);
-  h = h * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(key.K) << 8 |
+  h = h * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(key.K) << 10 |
+                                    static_cast<std::uint64_t>(key.precision) << 8 |
                                     static_cast<std::uint64_t>(key.layout) << 4 |
                                     static_cast<std::uint64_t>(key.align) << 1 | (key.lds_fit_int ? 1u : 0u));
   h ^= h >> 30;
@@ -45,6 +46,11 @@ std::size_t RouteKeyHash::operator()(const RouteKey& key) const noexcept {
 }
 
 Runtime open_on_device(const DeviceInfo& device, const std::string& db_path, const RuntimeOptions& options) {
+  if (!is_precision(options.precision)) {
+    throw DispatchError(Status::InvalidValue, "RuntimeOptions::precision " +
+                                                  std::to_string(static_cast<int>(options.precision)) +
+                                                  " is none of Strict, Fp32, Tf32");
+  }
   const cache::GpuKey gpu{device.name, device.cc_major, device.cc_minor, device.sm_count};
   TuningSource tuning = load_tuning(db_path, gpu, options.allow_untuned);
   return Runtime(std::make_unique<Runtime::Impl>(device, std::move(tuning), options));
@@ -73,18 +79,18 @@ dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
   return dispatch::to_row_major(call);
 }
 
-dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call) const {
+dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call, Precision precision) const {
   // cublas_sgemm takes 32-bit leading dimensions.
   const bool cublas_allowed = options_.prefer_cublas && dispatch::lds_fit_int(call.params);
-  return dispatch::select_kernel(tuning_.table, call, device_, {cublas_allowed});
+  return dispatch::select_kernel(tuning_.table, call, device_, {cublas_allowed, precision});
 }
 
 void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
   const dispatch::RowMajorCall row_major = checked(call);
-  const dispatch::Route& chosen = route(row_major);
+  const dispatch::Route& chosen = route(row_major, precision_of(call));
   dispatch::t_last_route = {serial_, &chosen};
   if (chosen.kernel == nullptr) {
-    cublas_.sgemm(row_major.layout, row_major.params, stream);
+    cublas_.sgemm(row_major.layout, row_major.params, stream, chosen.selection.precision);
   } else if (chosen.plan.workspace_floats == 0) {
     chosen.kernel->launch(chosen.plan, row_major.params, stream);
   } else {
@@ -95,8 +101,8 @@ void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
   }
 }
 
-const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) const {
-  const dispatch::RouteKey key = dispatch::key_of(call);
+const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call, Precision precision) const {
+  const dispatch::RouteKey key = dispatch::key_of(call, precision);
   {
     const std::shared_lock lock(routes_mutex_);
     if (auto found = routes_.find(key); found != routes_.end()) return found->second;
@@ -104,7 +110,7 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) 
   const std::lock_guard miss(miss_mutex_);
   // Only holders of miss_mutex_ insert, so this second look needs no lock of routes_mutex_.
   if (auto found = routes_.find(key); found != routes_.end()) return found->second;
-  dispatch::Choice choice = choose(call);
+  dispatch::Choice choice = choose(call, precision);
   const LoadedKernel* kernel = nullptr;
   LaunchPlan plan{};
   if (choice.config) {
@@ -115,7 +121,9 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) 
   return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, plan}).first->second;
 }
 
-Selection Runtime::Impl::plan(const SgemmCall& call) const { return choose(checked(call)).selection; }
+Selection Runtime::Impl::plan(const SgemmCall& call) const {
+  return choose(checked(call), precision_of(call)).selection;
+}
 
 std::optional<Selection> Runtime::Impl::last_selection() const {
   const dispatch::LastRoute last = dispatch::t_last_route;

@@ -33,6 +33,7 @@ struct RouteKey {
   int K;
   int align;  // call_alignment: 1, 2 or 4
   bool lds_fit_int;
+  Precision precision;  // the class the call accepts
   bool operator==(const RouteKey&) const = default;
 };
 
@@ -69,9 +70,11 @@ class Runtime::Impl {
  private:
   // Checks the call and maps it to the row-major problem; throws InvalidValue.
   static dispatch::RowMajorCall checked(const SgemmCall& call);
-  dispatch::Choice choose(const dispatch::RowMajorCall& call) const;
+  // The class the call accepts: its own, else the Runtime's.
+  Precision precision_of(const SgemmCall& call) const { return call.precision.value_or(options_.precision); }
+  dispatch::Choice choose(const dispatch::RowMajorCall& call, Precision precision) const;
   // The route of the call's key, made (selected and loaded) on first sight.
-  const dispatch::Route& route(const dispatch::RowMajorCall& call) const;
+  const dispatch::Route& route(const dispatch::RowMajorCall& call, Precision precision) const;
 
   cache::GpuKey gpu_;
   DeviceTraits device_;

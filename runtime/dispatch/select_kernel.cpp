@@ -71,7 +71,7 @@ bool cublas_was_faster(const cache::Winner& winner) {
   return winner.cublas_ms.has_value() && *winner.cublas_ms < winner.median_ms;
 }
 
-// Rule 3's families, in the order tried.
+// Rule 3's families, in the order tried (FFMA: every class admits them).
 constexpr const char* kDefaultFamilies[] = {"vectorized", "reg2d"};
 
 // Rule 3: the default configurations, at the widest alignment the call allows.
@@ -99,21 +99,31 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const D
   Selection selection;
   selection.problem = shape_of(problem);
   selection.call_align = call_alignment(call.params);
+  selection.requested = policy.precision;
+  selection.precision = Precision::Strict;  // the defaults'; a winner's class below
 
-  // Rules 1 and 2 in one pass: the exact problem is at distance 0, so it ranks first.
+  // Rules 1 and 2 in one pass: the exact problem is at distance 0, so it ranks first; of one
+  // problem, the winner of the most permissive class tuned for (its search had the most kernels).
   std::vector<std::pair<double, const TunedProblem*>> ranked;
   for (const TunedProblem& tuned : table.of_layout(call.layout)) {
-    ranked.emplace_back(log_distance(problem, tuned.problem), &tuned);
+    if (admits(policy.precision, tuned.tuned_for)) ranked.emplace_back(log_distance(problem, tuned.problem), &tuned);
   }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : a.second->problem < b.second->problem;
+    if (a.first != b.first) return a.first < b.first;
+    if (a.second->problem != b.second->problem) return a.second->problem < b.second->problem;
+    return a.second->tuned_for > b.second->tuned_for;
   });
 
   Notes notes;
   for (const auto& [distance, tuned] : ranked) {
-    const std::string where = to_string(tuned->problem);
+    const std::string where = to_string(tuned->problem) + " (" + std::string(precision_name(tuned->tuned_for)) + ")";
     if (!tuned->config) {
       notes.add_skipped("the winner of " + where + " is unusable: " + tuned->unusable);
+      continue;
+    }
+    if (!admits(policy.precision, tuned->kernel_precision)) {
+      notes.add_skipped("the winner of " + where + " is a " + std::string(precision_name(tuned->kernel_precision)) +
+                        " kernel, which " + std::string(precision_name(policy.precision)) + " does not admit");
       continue;
     }
     std::string why_not;
@@ -130,8 +140,11 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const D
                 " against " + milliseconds(tuned->winner.median_ms) + " for " + tuned->winner.kernel_name);
       selection.backend = Backend::Cublas;
       selection.kernel = "cublas";
+      // As the tuner timed it: FAST_TF32 for a tf32 winner, pedantic FP32 otherwise.
+      selection.precision = tuned->tuned_for == Precision::Tf32 ? Precision::Tf32 : Precision::Strict;
       variant.reset();
     } else {
+      selection.precision = tuned->kernel_precision;
       if (variant->align != tuned->config->align) {
         notes.add("the winner of " + where + " was tuned with align" + std::to_string(tuned->config->align) +
                   "; this call allows align" + std::to_string(selection.call_align));
@@ -142,7 +155,10 @@ Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const D
     return {std::move(selection), std::move(variant)};
   }
 
-  if (ranked.empty()) notes.add("no tuned " + selection.problem.layout + " problem for this GPU");
+  if (ranked.empty()) {
+    notes.add("no tuned " + selection.problem.layout + " problem for this GPU in a class " +
+              std::string(precision_name(policy.precision)) + " admits");
+  }
   return default_choice(call, device, std::move(selection), notes);
 }
 

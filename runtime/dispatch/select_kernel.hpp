@@ -16,6 +16,7 @@ namespace gemmtune::dispatch {
 
 struct SelectionPolicy {
   bool prefer_cublas = false;  // RuntimeOptions::prefer_cublas
+  Precision precision = Precision::Fp32;  // the class the call accepts
 };
 
 struct Choice {
@@ -23,11 +24,14 @@ struct Choice {
   std::optional<KernelConfig> config;  // what to launch; nullopt: cuBLAS
 };
 
-// The rules, in order (docs/api.md):
+// The rules, in order (docs/api.md), over the winners tuned for a class policy.precision admits
+// (of one problem, the most permissive class's first):
 // 1. the winner of the tuned problem with the call's layout, M, N and K;
 // 2. else the winner of the nearest tuned problem of the same layout (log_distance;
 //    ties: the smaller problem), layouts are never crossed;
-// 3. else the vectorized family's default configuration, else reg2d's.
+// 3. else the vectorized family's default configuration, else reg2d's (both strict).
+// A winner whose kernel's class (its family's, in this build) the policy does not admit is
+// skipped whatever the database says, so a Strict call never gets a tensor-core kernel.
 // A winner is taken at its own alignment or, when the call's pointers and leading dimensions
 // allow less, at the widest narrower alignment its family offers; never wider than it was
 // measured. A tuned winner that cannot serve the call (can_implement refuses it) is skipped

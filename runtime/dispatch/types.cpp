@@ -54,6 +54,7 @@ std::string describe(const Selection& selection) {
       text += "default: no tuned problem serves this call";
       break;
   }
+  text += std::string(", a ") + to_string(selection.precision) + " kernel for a " + to_string(selection.requested) + " call";
   if (!selection.note.empty()) text += " [" + selection.note + "]";
   return text;
 }

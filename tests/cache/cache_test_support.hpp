@@ -59,7 +59,8 @@ inline std::string reg2d_name(int bm) {
 inline std::int64_t add_reg2d_config(Database& db, int bm) {
   return db.upsert_config(reg2d_name(bm), "reg2d",
                           R"({"BM":)" + std::to_string(bm) +
-                              R"(,"BN":128,"BK":8,"TM":8,"TN":8,"layout":"nn","align":1})");
+                              R"(,"BN":128,"BK":8,"TM":8,"TN":8,"layout":"nn","align":1})",
+                          "strict");
 }
 
 // An ok measurement whose times are all `ms`.

@@ -1,9 +1,13 @@
-// Two small tuning databases with known contents, for the merge tests and tunedb's tests.
+// Small tuning databases with known contents, for the merge and migration tests and tunedb's
+// tests.
 #pragma once
+
+#include <sqlite3.h>
 
 #include <string>
 
 #include "cache_test_support.hpp"
+#include "schema_migrations.hpp"
 
 namespace gemmtune::cache::test {
 
@@ -58,6 +62,80 @@ inline void write_dry(const std::string& path) {
                    "ptxas info    : Used 64 registers, used 1 barriers, 8192 bytes smem, 400 bytes cmem[0]\n", ""});
   db.store_binary({{kDryWarptile, "h", "", "sm_90", "13.0"}, "lowered", std::vector<char>(2000, 'w'), 128, 0,
                    "ptxas info    : Used 128 registers, used 1 barriers\n", ""});
+}
+
+// Classes: on the H200, nn:1024x1024x1024 won in each class, by reg2d (strict, 2.0 ms), wgmma
+// (fp32, 1.0 ms) and tmatf32 (tf32, 0.4 ms, against cuBLAS FAST_TF32's 0.5 ms), each with its
+// error against FP64.
+inline const Problem kClassesProblem{"nn", 1024, 1024, 1024};
+inline void write_classes(const std::string& path) {
+  Database db = Database::open(path, OpenMode::ReadWrite);
+  const auto gpu = db.upsert_gpu(h200());
+  const auto problem = db.upsert_problem(kClassesProblem);
+  struct Won {
+    std::int64_t config;
+    double ms, fp64_error, cublas_ms;
+    const char* precision;
+  };
+  const Won winners[] = {
+      {add_reg2d_config(db, 128), 2.0, 3.1e-7, 2.5, "strict"},
+      {db.upsert_config("gemmtune_sgemm_wgmma_nn_bm128_bn128_bk32_stages4_splitk1_align4", "wgmma", R"({"BM":128})",
+                        "fp32"),
+       1.0, 2.4e-7, 2.5, "fp32"},
+      {db.upsert_config("gemmtune_sgemm_tmatf32_nn_bm128_bn256_stages4_schedule0_splitk1_align4", "tmatf32",
+                        R"({"BM":128})", "tf32"),
+       0.4, 3.2e-4, 0.5, "tf32"},
+  };
+  for (const Won& won : winners) {
+    Measurement measurement = ok_measurement(gpu, problem, won.config, won.ms);
+    measurement.fp64_error = won.fp64_error;
+    db.record_measurement(measurement, WinnerUpdate{won.cublas_ms, WinnerPolicy::IfFaster, won.precision});
+  }
+}
+
+// Version 1: a database as the code of schema version 1 wrote it (its migration step and its
+// inserts), before precision classes. On the H200:
+// - nn:512x512x512 won by wgmma (0.5 ms), with reg2d (1.0 ms) and vectorized (0.8 ms) measured;
+// - nn:64x64x4096 won by reg2d (2.0 ms), the only kernel measured;
+// - nn:1024x1024x1024 won by tmatf32 (0.1 ms), with wgmma (0.3 ms) and reg2d (0.9 ms) measured,
+//   and a reg2d crash;
+// and one cubin.
+inline const Problem kV1WonByWgmma{"nn", 512, 512, 512};
+inline const Problem kV1WonByReg2d{"nn", 64, 64, 4096};
+inline const Problem kV1WonByTmatf32{"nn", 1024, 1024, 1024};
+inline void write_version1(const std::string& path) {
+  const Connection connection(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  apply_migrations(connection, schema_migrations().first(1));
+  connection.exec(R"sql(
+INSERT INTO gpus (id, name, cc_major, cc_minor, sm_count, driver_version, cuda_runtime_version, nvrtc_version)
+  VALUES (1, 'NVIDIA H200', 9, 0, 132, '570.86', '13.0', '13.0');
+INSERT INTO problems (id, layout, m, n, k) VALUES (1, 'nn', 512, 512, 512), (2, 'nn', 64, 64, 4096),
+  (3, 'nn', 1024, 1024, 1024);
+INSERT INTO configs (id, kernel_name, family, params_json) VALUES
+  (1, 'gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'reg2d', '{"BM":64}'),
+  (2, 'gemmtune_sgemm_wgmma_nn_bm128_bn128_bk32_stages4_splitk1_align4', 'wgmma', '{"BM":128}'),
+  (3, 'gemmtune_sgemm_tmatf32_nn_bm128_bn256_stages4_schedule0_splitk1_align4', 'tmatf32', '{"BM":128}'),
+  (4, 'gemmtune_sgemm_vectorized_nn_bm128_bn128_bk8_tm8_tn8_align4', 'vectorized', '{"BM":128}');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,
+                          repetitions, max_rel_error, measured_at, tuner_run) VALUES
+  (1, 1, 1, 1, 'ok', 1.0, 1.0, 1.0, 1.0, 1.0, 10, 1e-7, '2026-01-01T00:00:01.000Z', 'v1'),
+  (2, 1, 1, 2, 'ok', 0.5, 0.5, 0.5, 0.5, 0.5, 10, 2e-7, '2026-01-01T00:00:02.000Z', 'v1'),
+  (3, 1, 1, 4, 'ok', 0.8, 0.8, 0.8, 0.8, 0.8, 10, 1e-7, '2026-01-01T00:00:03.000Z', 'v1'),
+  (4, 1, 2, 1, 'ok', 2.0, 2.0, 2.0, 2.0, 2.0, 10, 1e-7, '2026-01-01T00:00:04.000Z', 'v1'),
+  (5, 1, 3, 3, 'ok', 0.1, 0.1, 0.1, 0.1, 0.1, 10, 3e-4, '2026-01-01T00:00:05.000Z', 'v1'),
+  (6, 1, 3, 2, 'ok', 0.3, 0.3, 0.3, 0.3, 0.3, 10, 2e-7, '2026-01-01T00:00:06.000Z', 'v1'),
+  (7, 1, 3, 1, 'ok', 0.9, 0.9, 0.9, 0.9, 0.9, 10, 1e-7, '2026-01-01T00:00:07.000Z', 'v1');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, error_text, measured_at, tuner_run)
+  VALUES (8, 1, 3, 1, 'crash', 'xid 13', '2026-01-01T00:00:08.000Z', 'v1');
+INSERT INTO winners (gpu_id, problem_id, config_id, median_ms, tflops, cublas_ms, cublas_tflops, measured_at)
+  VALUES (1, 1, 2, 0.5, 0.54, 0.6, 0.45, '2026-01-01T00:00:02.000Z'),
+         (1, 2, 1, 2.0, 0.02, 2.5, 0.01, '2026-01-01T00:00:04.000Z'),
+         (1, 3, 3, 0.1, 21.5, 0.2, 10.7, '2026-01-01T00:00:05.000Z');
+INSERT INTO binaries (kernel_name, source_hash, compile_options, arch, nvrtc_version, lowered_name, cubin,
+                      registers, spill_bytes, compiled_at)
+  VALUES ('gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'h', '', 'sm_90', '13.0', 'lowered', x'61',
+          64, 0, '2026-01-01T00:00:00.000Z');
+)sql");
 }
 
 }  // namespace gemmtune::cache::test

@@ -58,7 +58,7 @@ TEST_CASE("cache: two connections open a new file and write at once without lock
   REQUIRE(problem);
   CHECK(db.measured_kernels(db.gpus()[0].id, *problem).size() == kThreads * kPerThread);
   // IfFaster across both writers keeps the fastest of all.
-  CHECK(db.winner(db.gpus()[0].id, *problem)->median_ms == 1.0);
+  CHECK(db.winner(db.gpus()[0].id, *problem, "fp32")->median_ms == 1.0);
 }
 
 TEST_CASE("cache: eight processes opening one new file at once all get it in WAL mode", "[cache]") {

@@ -47,8 +47,8 @@ TEST_CASE("cache: the schema refuses values that make no sense", "[cache]") {
   Seeded s;
   CHECK_THROWS_WITH(s.db.upsert_problem({"xx", 1, 1, 1}), Catch::Contains("CHECK constraint"));
   CHECK_THROWS_AS(s.db.upsert_problem({"nn", 0, 1, 1}), Error);
-  CHECK_THROWS_AS(s.db.upsert_config("k", "reg2d", "[1, 2]"), Error);
-  CHECK_THROWS_AS(s.db.upsert_config("k", "reg2d", "{not json"), Error);
+  CHECK_THROWS_AS(s.db.upsert_config("k", "reg2d", "[1, 2]", "strict"), Error);
+  CHECK_THROWS_AS(s.db.upsert_config("k", "reg2d", "{not json", "strict"), Error);
   CHECK_THROWS_WITH(s.db.record_measurement(ok_measurement(s.gpu, s.problem, 999, 1.0)),
                     Catch::Contains("FOREIGN KEY"));
 }
@@ -113,9 +113,9 @@ TEST_CASE("cache: the leaderboard ranks ok measurements by time, keeps history a
 
 TEST_CASE("cache: a winner lands with its measurement, with TFLOPS and cuBLAS's", "[cache]") {
   Seeded s;
-  CHECK_FALSE(s.db.winner(s.gpu, s.problem));
+  CHECK_FALSE(s.db.winner(s.gpu, s.problem, "fp32"));
   s.db.record_measurement(ok_measurement(s.gpu, s.problem, s.slow, 2.0), WinnerUpdate{2.2});
-  auto winner = s.db.winner(s.gpu, s.problem);
+  auto winner = s.db.winner(s.gpu, s.problem, "fp32");
   REQUIRE(winner);
   CHECK(winner->kernel_name == reg2d_name(64));
   CHECK(winner->median_ms == 2.0);
@@ -125,19 +125,19 @@ TEST_CASE("cache: a winner lands with its measurement, with TFLOPS and cuBLAS's"
 
   SECTION("IfFaster ignores a slower candidate and takes a faster one") {
     s.db.record_measurement(ok_measurement(s.gpu, s.problem, s.broken, 3.0), WinnerUpdate{2.2});
-    CHECK(s.db.winner(s.gpu, s.problem)->kernel_name == reg2d_name(64));
+    CHECK(s.db.winner(s.gpu, s.problem, "fp32")->kernel_name == reg2d_name(64));
     s.db.record_measurement(ok_measurement(s.gpu, s.problem, s.fast, 1.0), WinnerUpdate{2.2});
-    CHECK(s.db.winner(s.gpu, s.problem)->kernel_name == reg2d_name(128));
+    CHECK(s.db.winner(s.gpu, s.problem, "fp32")->kernel_name == reg2d_name(128));
   }
   SECTION("Replace takes a slower re-measure") {
     s.db.record_measurement(ok_measurement(s.gpu, s.problem, s.slow, 2.5),
                             WinnerUpdate{2.4, WinnerPolicy::Replace});
-    CHECK(s.db.winner(s.gpu, s.problem)->median_ms == 2.5);
+    CHECK(s.db.winner(s.gpu, s.problem, "fp32")->median_ms == 2.5);
   }
   const auto all = s.db.all_winners("H200");
   REQUIRE(all.size() == 1);
   CHECK(all[0].gpu == h200().key);
-  CHECK(all[0].winner == *s.db.winner(s.gpu, s.problem));
+  CHECK(all[0].winner == *s.db.winner(s.gpu, s.problem, "fp32"));
   CHECK(s.db.all_winners("A100").empty());
 }
 
@@ -148,7 +148,7 @@ TEST_CASE("cache: a winner update that fails takes its measurement back with it"
       s.db.record_measurement(ok_measurement(s.gpu, s.problem, s.fast, 1.0), WinnerUpdate{-1.0}),
       Catch::Contains("CHECK constraint failed"));
   CHECK(s.db.measured_kernels(s.gpu, s.problem).empty());
-  CHECK_FALSE(s.db.winner(s.gpu, s.problem));
+  CHECK_FALSE(s.db.winner(s.gpu, s.problem, "fp32"));
   CHECK(count_rows(s.db, "measurements") == 0);
 }
 

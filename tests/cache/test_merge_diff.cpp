@@ -45,8 +45,8 @@ TEST_CASE("cache: merge keeps every row of both and the newer winner", "[cache]"
   CHECK(count_rows(into, "binaries") == 2);
   const auto gpu = into.find_gpu(h200().key)->id;
   const auto shared = *into.find_problem(kShared);
-  CHECK(into.winner(gpu, shared)->kernel_name == reg2d_name(64));  // newer, though slower
-  CHECK(into.winner(gpu, *into.find_problem(kOnlyB))->cublas_ms == 0.7);
+  CHECK(into.winner(gpu, shared, "fp32")->kernel_name == reg2d_name(64));  // newer, though slower
+  CHECK(into.winner(gpu, *into.find_problem(kOnlyB), "fp32")->cublas_ms == 0.7);
   CHECK(into.measured_kernels(gpu, shared) ==
         std::set<std::string>{reg2d_name(64), reg2d_name(128), reg2d_name(256)});
   CHECK(read_bytes(b) == b_before);
@@ -70,7 +70,7 @@ TEST_CASE("cache: merge keeps the target's winner when it is newer", "[cache]") 
   const std::vector<std::string> sources = {a};
   merge_databases(into, sources);
   const auto gpu = into.find_gpu(h200().key)->id;
-  CHECK(into.winner(gpu, *into.find_problem(kShared))->kernel_name == reg2d_name(64));
+  CHECK(into.winner(gpu, *into.find_problem(kShared), "fp32")->kernel_name == reg2d_name(64));
   CHECK(count_rows(into, "measurements") == 4);
 }
 

@@ -78,10 +78,10 @@ add_tunedb_test(show_dry 2 "no measurements of nn:512x512x512; the database hold
 add_tunedb_test(report_dry 0 "wrote [^\n]*dry.html: 0 GPU\\(s\\), nothing measured yet; the database holds 2 cubins for sm_90"
   ARGS report --db ${dbs}/dry.db --out ${dbs}/dry.html)
 add_tunedb_test(list 0
-  "NVIDIA H200 +9.0 +132.*nn:512x512x512 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +1.200 +1.20x"
+  "NVIDIA H200 +9.0 +132.*nn:512x512x512 +fp32 +2 +1 +1 +gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1 +1.000 +0.27 +- +1.200 +1.20x"
   ARGS list --db ${dbs}/a.db)
 add_tunedb_test(show 0
-  "nn:512x512x512 +\\(2 measurements\\).* 1 +gemmtune_sgemm_reg2d_nn_bm128[^ ]+ +ok +1.000.*- +gemmtune_sgemm_reg2d_nn_bm256[^ ]+ +resource_limit +- .* smem"
+  "nn:512x512x512 +\\(2 measurements\\).* 1 +gemmtune_sgemm_reg2d_nn_bm128[^ ]+ +strict +ok +1.000.*- +gemmtune_sgemm_reg2d_nn_bm256[^ ]+ +strict +resource_limit +- .* smem"
   ARGS show 512x512x512 --gpu h200 --db ${dbs}/a.db)
 add_tunedb_test(show_unknown_problem 2 "no measurements of nn:7x7x7"
   ARGS show nn:7x7x7 --db ${dbs}/a.db)
@@ -95,16 +95,16 @@ add_tunedb_test(show_too_many_dimensions 2 "too many dimensions \\(4; MxNxK has 
 add_tunedb_test(show_too_large 2 "M = 99999999999999999999 is above the maximum 1048576"
   ARGS show nn:99999999999999999999x1x1 --db ${dbs}/a.db)
 add_tunedb_test(export_csv 0
-  "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
+  "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,strict,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
   ARGS export --format csv --db ${dbs}/a.db)
 add_tunedb_test(export_json 0
   "\"gpu\": {.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128.*\"params\": {.*\"BM\": 128"
   ARGS export --format json --db ${dbs}/a.db)
 add_tunedb_test(export_bad_format 2 "xml not in" ARGS export --format xml --db ${dbs}/a.db)
-# Machine-readable listings: one CSV row a (GPU, problem) with plain numbers; JSON with the GPUs,
+# Machine-readable listings: one CSV row a (GPU, problem, class) with plain numbers; JSON with the GPUs,
 # problems and cubins.
 add_tunedb_test(list_csv 0
-  "^gpu,cc_major,cc_minor,sm_count,layout,m,n,k,measured,ok,failed,winner,ms,tflops,cublas_ms,speedup\nNVIDIA H200,9,0,132,nn,512,512,512,2,1,1,gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1,1,0.268435456,1.2,1.2\n$"
+  "^gpu,cc_major,cc_minor,sm_count,layout,m,n,k,measured,ok,failed,precision,winner,winner_precision,ms,tflops,fp64_error,cublas_ms,speedup\nNVIDIA H200,9,0,132,nn,512,512,512,2,1,1,fp32,gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1,strict,1,0.268435456,,1.2,1.2\n$"
   ARGS list --format csv --db ${dbs}/a.db)
 add_tunedb_test(list_json 0
   "^{\n  \"gpus\": ..*\"driver_version\": \"570.86\".*\"problems\": ..*\"m\": 512.*\"measured\": 2,.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128[^\"]*\",.*\"speedup\": 1.2,.*\"binaries\": ..*\"arch\": \"sm_90\",.*\"count\": 1"
@@ -139,13 +139,13 @@ add_tunedb_test(export_kernels_nothing_tuned 2 "dry.db: no winners to export \\(
 add_tunedb_test(export_kernels_unknown_gpu 2 "a.db: no winners matching 'a100' to export"
   ARGS export-kernels --db ${dbs}/a.db --gpu a100 --out ${dbs}/a100_kernels)
 add_tunedb_test(diff 0
-  "nn:64x64x4096 +only in B.*nn:512x512x512 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
+  "nn:64x64x4096 +fp32 +only in B.*nn:512x512x512 +fp32 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
   ARGS diff ${dbs}/a.db ${dbs}/b.db)
 add_tunedb_test(merge 0
   "added 0 GPUs, 1 problems, 1 configs, 2 measurements, 1 binaries; 2 winners added or replaced"
   ARGS merge ${dbs}/into.db ${dbs}/b.db SETS_UP cache_tunedb_merged)
 add_tunedb_test(list_merged 0
-  "nn:64x64x4096 +1 +1 +0 +gemmtune_sgemm_reg2d_nn_bm64.*nn:512x512x512 +3 +2 +1 +gemmtune_sgemm_reg2d_nn_bm64"
+  "nn:64x64x4096 +fp32 +1 +1 +0 +gemmtune_sgemm_reg2d_nn_bm64.*nn:512x512x512 +fp32 +3 +2 +1 +gemmtune_sgemm_reg2d_nn_bm64"
   ARGS list --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
 add_tunedb_test(merge_missing_into 2 "pass --create"
   ARGS merge ${dbs}/new.db ${dbs}/b.db NOT_CREATED ${dbs}/new.db)
@@ -173,3 +173,28 @@ add_tunedb_test(quiet 0 "^GPUs.*Problems.*nn:512x512x512" NOT_OUTPUT "tunedb: (d
 add_tunedb_test(quiet_still_errors 2 "tunedb: error: .*missing.db: open: no such database file"
   ARGS --quiet list --db ${dbs}/missing.db)
 add_tunedb_test(verbose_and_quiet 2 "--verbose excludes --quiet" ARGS list -v -q --db ${dbs}/a.db)
+
+# Precision classes: a winner of each class with its error against FP64; --precision keeps a
+# class's winners (list, report) or the measurements of kernels it admits (show, export).
+set(classes_strict "nn:1024x1024x1024 +strict +3 +3 +0 +gemmtune_sgemm_reg2d_[^ ]+ +2.000 +1.07 +3.1e-07 +2.500 +1.25x")
+set(classes_fp32 "nn:1024x1024x1024 +fp32 +3 +3 +0 +gemmtune_sgemm_wgmma_[^ ]+ +1.000 +2.15 +2.4e-07 +2.500 +2.50x")
+set(classes_tf32 "nn:1024x1024x1024 +tf32 +3 +3 +0 +gemmtune_sgemm_tmatf32_[^ ]+ +0.400 +5.37 +3.2e-04 +0.500 +1.25x")
+add_tunedb_test(list_classes 0 "${classes_strict}\n[^\n]*${classes_fp32}\n[^\n]*${classes_tf32}\n"
+  ARGS list --db ${dbs}/classes.db)
+add_tunedb_test(list_one_class 0 "Problems\n[^\n]*\n[^\n]*${classes_tf32}\n\n" NOT_OUTPUT "strict|fp32 "
+  ARGS list --precision tf32 --db ${dbs}/classes.db)
+add_tunedb_test(list_bad_class 2 "--precision: fp16 not in" ARGS list --precision fp16 --db ${dbs}/classes.db)
+add_tunedb_test(show_strict 0
+  "kernels strict admits  \\(1 measurements\\)\n[^\n]*FP64 error[^\n]*\n +3 +gemmtune_sgemm_reg2d_[^ ]+ +strict +ok +2.000 .* +3.1e-07 "
+  NOT_OUTPUT "wgmma|tmatf32" ARGS show 1024x1024x1024 --precision strict --db ${dbs}/classes.db)
+add_tunedb_test(show_fp32 0 "\\(2 measurements\\).*wgmma[^\n]* fp32 +ok.*reg2d[^\n]* strict +ok" NOT_OUTPUT "tmatf32"
+  ARGS show 1024x1024x1024 --precision fp32 --db ${dbs}/classes.db)
+add_tunedb_test(export_classes_csv 0
+  "precision,params_json,.*,max_rel_error,fp64_error,.*tmatf32[^\n]*,tmatf32,tf32,[^\n]*,0.00032,"
+  ARGS export --format csv --db ${dbs}/classes.db)
+add_tunedb_test(export_strict_json 0 "\"precision\": \"strict\",.*\"fp64_error\": 3.1e-07" NOT_OUTPUT "\"fp32\"|\"tf32\""
+  ARGS export --format json --precision strict --db ${dbs}/classes.db)
+add_tunedb_test(report_tf32 0 "wrote [^\n]*classes-tf32.html: 1 GPU"
+  ARGS report --precision tf32 --db ${dbs}/classes.db --out ${dbs}/classes-tf32.html)
+# A database of schema version 1 is read by no reader until a writer migrates it (merge does).
+add_tunedb_test(list_version1 2 "schema version 1 is older than [0-9]+; open it read-write once" ARGS list --db ${dbs}/v1.db)

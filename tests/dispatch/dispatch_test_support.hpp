@@ -45,24 +45,37 @@ inline KernelConfig config_of(const std::string& family, Layout layout, int alig
   return config;
 }
 
-// Records `kernel` as the winner of (gpu, problem) in `median_ms`, with cuBLAS's time beside it.
+// The class of a family this build knows, as stored; "strict" for one it does not.
+inline std::string stored_class(const std::string& family) {
+  try {
+    return std::string(precision_name(find_family(family).precision()));
+  } catch (const std::invalid_argument&) {
+    return "strict";
+  }
+}
+
+// Records `kernel` as the winner of (gpu, problem) for the class `tuned_for` in `median_ms`, with
+// cuBLAS's time beside it.
 inline void add_winner(cache::Database& db, const cache::GpuKey& gpu, const cache::Problem& problem,
                        const std::string& kernel, const std::string& family, const std::string& json,
-                       double median_ms = 1.0, std::optional<double> cublas_ms = 2.0) {
+                       double median_ms = 1.0, std::optional<double> cublas_ms = 2.0,
+                       const std::string& tuned_for = "fp32") {
   cache::Measurement measurement;
   measurement.gpu_id = db.upsert_gpu({gpu, "580.00", "13.0", "13.0"});
   measurement.problem_id = db.upsert_problem(problem);
-  measurement.config_id = db.upsert_config(kernel, family, json);
+  measurement.config_id = db.upsert_config(kernel, family, json, stored_class(family));
   measurement.status = cache::Status::Ok;
   measurement.timing = cache::Timing{median_ms, median_ms, median_ms, median_ms, median_ms};
   measurement.repetitions = 10;
   measurement.tuner_run = "dispatch test";
-  db.record_measurement(measurement, cache::WinnerUpdate{cublas_ms, cache::WinnerPolicy::Replace});
+  db.record_measurement(measurement, cache::WinnerUpdate{cublas_ms, cache::WinnerPolicy::Replace, tuned_for});
 }
 
 inline void add_winner(cache::Database& db, const cache::GpuKey& gpu, const cache::Problem& problem,
-                       const KernelConfig& config, double median_ms = 1.0, std::optional<double> cublas_ms = 2.0) {
-  add_winner(db, gpu, problem, kernel_name(config), config.family, params_json(config), median_ms, cublas_ms);
+                       const KernelConfig& config, double median_ms = 1.0, std::optional<double> cublas_ms = 2.0,
+                       const std::string& tuned_for = "fp32") {
+  add_winner(db, gpu, problem, kernel_name(config), config.family, params_json(config), median_ms, cublas_ms,
+             tuned_for);
 }
 
 // A row-major call on made-up device pointers (never dereferenced: selection reads only their

@@ -8,6 +8,7 @@
 #include <limits>
 #include <thread>
 
+#include "compare.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
 #include "dispatch_test_support.hpp"
@@ -60,8 +61,24 @@ cache::GpuKey gpu_key(const DeviceInfo& device) {
   return {device.name, device.cc_major, device.cc_minor, device.sm_count};
 }
 
+// Stores `config` as the winner of `problem` for the class `tuned_for`, with its cubin under the key
+// the runtime looks it up by.
+void store_winner(cache::Database& db, const DeviceInfo& device, const cache::Problem& problem,
+                  const KernelConfig& config, double cublas_ms, const std::string& tuned_for = "fp32") {
+  const CompiledKernel compiled = compile_kernel(config, device.arch());
+  cache::Binary binary;
+  binary.key = {compiled.kernel_name, kernel_sources_hash(), nvrtc_compile_options(), device.arch(),
+                nvrtc_version()};
+  binary.lowered_name = compiled.lowered_name;
+  binary.cubin = compiled.cubin;
+  binary.registers = compiled.resources.registers;
+  binary.compile_log = compiled.log;
+  db.store_binary(binary);
+  add_winner(db, gpu_key(device), problem, config, 1.0, cublas_ms, tuned_for);
+}
+
 // The tuning database of this process, filled once: both winners of every layout with their
-// cubins, stored under the key the runtime looks them up by.
+// cubins.
 class TunedDatabase {
  public:
   explicit TunedDatabase(const DeviceInfo& device) {
@@ -76,20 +93,6 @@ class TunedDatabase {
   const std::string& path() const { return path_; }
 
  private:
-  static void store_winner(cache::Database& db, const DeviceInfo& device, const cache::Problem& problem,
-                           const KernelConfig& config, double cublas_ms) {
-    const CompiledKernel compiled = compile_kernel(config, device.arch());
-    cache::Binary binary;
-    binary.key = {compiled.kernel_name, kernel_sources_hash(), nvrtc_compile_options(), device.arch(),
-                  nvrtc_version()};
-    binary.lowered_name = compiled.lowered_name;
-    binary.cubin = compiled.cubin;
-    binary.registers = compiled.resources.registers;
-    binary.compile_log = compiled.log;
-    db.store_binary(binary);
-    add_winner(db, gpu_key(device), problem, config, 1.0, cublas_ms);
-  }
-
   cache::test::TempDir dir_;
   std::string path_ = dir_.file("tuned.db");
 };
@@ -155,9 +158,16 @@ class UserGemm {
     return logical;
   }
 
-  // Failures of `c` against the FP64 reference ("" when within the rounding bound).
-  std::string check(const std::vector<float>& c) const {
-    return testing::check_result(host_, kAlpha, kBeta, c, N_, 0, kPad);
+  // Failures of `c` against the FP64 reference ("" when within the rounding bound, widened by
+  // the kernel's product_error_units).
+  std::string check(const std::vector<float>& c, int product_error_units = 0) const {
+    return testing::check_result(host_, kAlpha, kBeta, c, N_, product_error_units, kPad);
+  }
+  // `c` against the FP64 reference, normwise, within the tolerance of `precision`.
+  Comparison check_normwise(const std::vector<float>& c, Precision precision) const {
+    std::vector<double> reference(host_.ab.size());
+    for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = kAlpha * host_.ab[i] + kBeta * host_.c0[i];
+    return compare_outputs(c, reference, M_, N_, N_, gemm_tolerance(precision, K_));
   }
 
   // Failures where two results differ by more than twice the rounding bound (each may be off
@@ -397,6 +407,65 @@ TEST_CASE("dispatch: an ahead-of-time export serves every call as the database d
   CHECK(from_export.stats().kernels_compiled == 0);
   CHECK(from_export.stats().kernels_from_database > 0);
   CHECK_THAT(from_export.describe(), Catch::Contains("from the export " + exported));
+}
+
+TEST_CASE("dispatch: a strict call runs an FFMA kernel where only tensor-core winners are tuned; fp32 and tf32 "
+          "calls run theirs, each within its class's error",
+          "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const bool hopper = find_family("tmatf32").compile_arch(device->arch()).has_value();
+  const cache::test::TempDir dir;
+  const std::string path = dir.file("classes.db");
+  const cache::Problem problem{"nn", kLarge.M, kLarge.N, kLarge.K};
+  const KernelConfig fp32_winner = find_family("tf32x3").default_config(Layout::NN, 4);
+  const KernelConfig tf32_winner = find_family("tmatf32").default_config(Layout::NN, 4);
+  {
+    cache::Database db = cache::Database::open(path, cache::OpenMode::ReadWrite);
+    store_winner(db, *device, problem, fp32_winner, 2.0, "fp32");
+    if (hopper) store_winner(db, *device, problem, tf32_winner, 2.0, "tf32");
+  }
+  const Runtime strict = open_or_fail(path, {.device = 0, .allow_untuned = false, .prefer_cublas = false,
+                                             .precision = Precision::Strict});
+  const CublasHandle cublas;
+  const Stream stream;
+  UserGemm gemm(Order::RowMajor, Transpose::No, Transpose::No, kLarge, true, 7);
+
+  Selection planned;
+  REQUIRE(strict.plan(gemm.call(), planned) == Status::Success);
+  INFO(describe(planned));
+  CHECK(planned.reason == Reason::Default);
+  CHECK(planned.precision == Precision::Strict);
+  CHECK(run_against_cublas(strict, gemm, cublas.get(), stream) == "");
+  REQUIRE(strict.last_selection());
+  CHECK(find_family(parse_kernel_name(strict.last_selection()->kernel).family).precision() == Precision::Strict);
+
+  SgemmCall fp32_call = gemm.call();
+  fp32_call.precision = Precision::Fp32;
+  gemm.reset_c(stream.get());
+  REQUIRE(strict.sgemm(fp32_call, stream.get()) == Status::Success);
+  CHECK(strict.last_selection()->kernel == kernel_name(fp32_winner));
+  CHECK(strict.last_selection()->precision == Precision::Fp32);
+  std::string failures;
+  const std::vector<float> fp32_result = gemm.logical_c(stream.get(), failures);
+  CHECK(failures == "");
+  CHECK(gemm.check(fp32_result, find_family("tf32x3").product_error_units()) == "");
+
+  if (!hopper) {
+    WARN("tmatf32 needs Hopper: the tf32 call is not run on " << device->name);
+    return;
+  }
+  SgemmCall tf32_call = gemm.call();
+  tf32_call.precision = Precision::Tf32;
+  gemm.reset_c(stream.get());
+  REQUIRE(strict.sgemm(tf32_call, stream.get()) == Status::Success);
+  CHECK(strict.last_selection()->kernel == kernel_name(tf32_winner));
+  const std::vector<float> tf32_result = gemm.logical_c(stream.get(), failures);
+  CHECK(failures == "");
+  const Comparison tf32_check = gemm.check_normwise(tf32_result, Precision::Tf32);
+  INFO(tf32_check.summary);
+  CHECK(tf32_check.passed);
+  CHECK(tf32_check.relative_error > gemm.check_normwise(fp32_result, Precision::Strict).relative_error);
 }
 
 }  // namespace gemmtune::dispatch

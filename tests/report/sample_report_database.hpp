@@ -207,7 +207,7 @@ inline void fill_sample_report_database(cache::Database& db) {
     for (const SampleConfig& config : configs) {
       const std::string name = config.kernel_name(sample.problem.layout);
       const auto config_id =
-          db.upsert_config(name, config.family, config.params_json(sample.problem.layout));
+          db.upsert_config(name, config.family, config.params_json(sample.problem.layout), "strict");
       cache::Measurement measurement = sample_measurement(gpu, problem, config_id, sequence++);
       const auto failure = sample_failures().find(name);
       if (sample.all_families && failure != sample_failures().end()) {
@@ -239,7 +239,7 @@ inline void fill_sample_report_database(cache::Database& db) {
   };
   for (const auto& [config, status] : tried) {
     const auto config_id =
-        db.upsert_config(config.kernel_name("tn"), config.family, config.params_json("tn"));
+        db.upsert_config(config.kernel_name("tn"), config.family, config.params_json("tn"), "strict");
     cache::Measurement measurement = sample_measurement(gpu, interrupted, config_id, sequence++);
     measurement.status = status;
     measurement.error_text = status == cache::Status::Crash

@@ -44,6 +44,21 @@ TEST_CASE("table_ceilings knows the H200 and the H100 SXM by device name", "[rep
   CHECK_FALSE(table_ceilings("NVIDIA A100-SXM4-80GB"));
 }
 
+TEST_CASE("class_peaks: the tensor-core classes' ceilings from the FFMA peak and the families' factors", "[report]") {
+  const auto h200 = table_ceilings("NVIDIA H200");
+  REQUIRE(h200);
+  REQUIRE(h200->class_peaks.size() == 2);
+  CHECK(h200->class_peaks[0].precision == gemmtune::Precision::Fp32);
+  CHECK(h200->class_peaks[0].name == "3xTF32");
+  CHECK(h200->class_peaks[0].tflops == Approx(160.6).epsilon(0.01));  // ~165 as issue 15 has it
+  CHECK(h200->class_peaks[1].precision == gemmtune::Precision::Tf32);
+  CHECK(h200->class_peaks[1].tflops == Approx(495).epsilon(0.01));
+  const auto given = choose_ceilings("NVIDIA H200", {}, {10.0, std::nullopt});
+  REQUIRE(given);
+  CHECK(given->class_peaks[1].tflops == Approx(10 * h200->class_peaks[1].factor));
+  CHECK(observed_ceilings({won({"nn", 4096, 4096, 4096}, 40, 45)})->class_peaks.empty());  // a lower bound only
+}
+
 TEST_CASE("observed_ceilings: the highest TFLOPS and the highest implied bandwidth", "[report]") {
   const Problem square{"nn", 4096, 4096, 4096};
   const Problem vector{"nn", 1, 4096, 4096};

@@ -51,13 +51,13 @@ void add_winner(Database& db, std::int64_t gpu, const Problem& problem, const st
   measurement.gpu_id = gpu;
   measurement.problem_id = db.upsert_problem(problem);
   measurement.config_id =
-      db.upsert_config(kernel, "reg2d", R"({"BM":64,"BN":64,"layout":"nn","align":1})");
+      db.upsert_config(kernel, "reg2d", R"({"BM":64,"BN":64,"layout":"nn","align":1})", "strict");
   measurement.timing = Timing{ms, ms, ms, ms, ms};
   measurement.repetitions = 10;
   db.record_measurement(measurement, WinnerUpdate{cublas_ms});
   if (error_text.empty()) return;
   measurement.config_id =
-      db.upsert_config(kernel + "_other", "reg2d", R"({"BM":32,"layout":"nn","align":1})");
+      db.upsert_config(kernel + "_other", "reg2d", R"({"BM":32,"layout":"nn","align":1})", "strict");
   measurement.status = Status::CompileError;
   measurement.timing.reset();
   measurement.error_text = error_text;
@@ -83,9 +83,9 @@ TEST_CASE("report of the sample: four charts, the winners table and the failures
   const std::string winners = between(html, "<h3>Winners</h3>", "</table>");
   CHECK(count(winners, "<tr>") == 1 + 10);
   CHECK(contains(winners,
-                 "<td class=\"mono\">nn:4096x4096x4096</td><td class=\"mono\">"
+                 "<td class=\"mono\">nn:4096x4096x4096</td><td class=\"mono\">fp32</td><td class=\"mono\">"
                  "gemmtune_sgemm_vectorized_nn_bm128_bn128_bk8_tm8_tn8_align4</td>"
-                 "<td class=\"number\">2.900</td><td class=\"number\">47.39</td>"
+                 "<td class=\"number\">2.900</td><td class=\"number\">47.39</td><td class=\"number\">-</td>"
                  "<td class=\"number\">2.700</td><td class=\"number slower\">0.93x</td>"));
   CHECK(contains(winners, "<td class=\"mono\">no winner</td>"));
 

@@ -117,7 +117,7 @@ TEST_CASE("roofline: both ceilings, each winner labelled, cuBLAS marked apart", 
   }
   CHECK(contains(
       svg,
-      "<title>nn:4096x4096x4096: gemmtune_sgemm_vectorized_nn_bm128_bn128_bk8_tm8_tn8_align4, "
+      "<title>nn:4096x4096x4096 (fp32): gemmtune_sgemm_vectorized_nn_bm128_bn128_bk8_tm8_tn8_align4, "
       "47.39 TFLOPS, 682.7 FLOP/byte</title>"));
   CHECK(ridge_intensity(*table_ceilings("NVIDIA H200")) == Approx(66.9 * 1000 / 4300));
 }
@@ -148,18 +148,44 @@ TEST_CASE("roofline: the labels of close points do not overlap", "[report]") {
 TEST_CASE("roofline: extreme times still give finite log axes", "[report]") {
   ProblemSummary tiny;
   tiny.problem = {"nn", 1, 1, 1};
-  tiny.winner = gemmtune::cache::Winner{1, "slow", 1e3, 2e-15, 5e3, 4e-16, ""};
+  tiny.winner = gemmtune::cache::Winner{1, "slow", 1e3, 2e-15, 5e3, 4e-16, "", "fp32", "strict", std::nullopt};
   ProblemSummary huge;
   huge.problem = {"nn", 65536, 65536, 65536};
-  huge.winner = gemmtune::cache::Winner{2, "fast", 1e-3, 5.6e8, std::nullopt, std::nullopt, ""};
+  huge.winner = gemmtune::cache::Winner{2, "fast", 1e-3, 5.6e8, std::nullopt, std::nullopt, "", "fp32", "strict", std::nullopt};
   ProblemSummary zero;
   zero.problem = {"nn", 8, 8, 8};
-  zero.winner = gemmtune::cache::Winner{3, "zero", 0, 0, 0, 0, ""};  // skipped: no log of 0
+  zero.winner = gemmtune::cache::Winner{3, "zero", 0, 0, 0, 0, "", "fp32", "strict", std::nullopt};  // skipped: no log of 0
   const std::string svg = roofline_chart_svg({tiny, huge, zero}, *table_ceilings("NVIDIA H200"));
   CHECK_FALSE(contains(svg, "nan"));
   CHECK_FALSE(contains(svg, "inf"));
   CHECK(contains(svg, ">1e-16</text>"));  // tick labels in exponent form
   CHECK(count(svg, "<circle ") == 2 + 1);
+}
+
+TEST_CASE("roofline: each class whose kernels won draws its compute ceiling, so no winner sits above them all",
+          "[report]") {
+  auto won = [](Problem problem, double tflops, const char* precision, const char* kernel_precision) {
+    ProblemSummary summary;
+    summary.problem = problem;
+    summary.winner = gemmtune::cache::Winner{1, "k", 1, tflops, std::nullopt, std::nullopt, "", precision,
+                                             kernel_precision, std::nullopt};
+    return summary;
+  };
+  const auto h200 = *table_ceilings("NVIDIA H200");
+  const std::string ffma_only = roofline_chart_svg({won({"nn", 4096, 4096, 4096}, 50, "fp32", "strict")}, h200);
+  CHECK(contains(ffma_only, ">compute peak 66.9 TFLOPS</text>"));
+  CHECK_FALSE(contains(ffma_only, "3xTF32"));
+
+  const std::string tf32 = roofline_chart_svg({won({"nn", 4096, 4096, 4096}, 50, "strict", "strict"),
+                                               won({"nn", 4096, 4096, 4096}, 350, "tf32", "tf32")},
+                                              h200);
+  CHECK(contains(tf32, ">FFMA (strict) peak 66.9 TFLOPS</text>"));
+  CHECK(contains(tf32, ">TF32 (tf32, 7.4x FFMA) peak 495.1 TFLOPS</text>"));
+  CHECK_FALSE(contains(tf32, "3xTF32"));  // no 3xTF32 kernel won
+  CHECK(contains(tf32, "<title>nn:4096x4096x4096 (tf32): k, 350.00 TFLOPS"));
+
+  const std::string fp32 = roofline_chart_svg({won({"nn", 4096, 4096, 4096}, 95, "fp32", "fp32")}, h200);
+  CHECK(contains(fp32, ">3xTF32 (fp32, 2.4x FFMA) peak 160.6 TFLOPS</text>"));
 }
 
 TEST_CASE("parameter_value reads a parameter or a product of parameters", "[report]") {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "can_implement.hpp"
 #include "compare.hpp"
@@ -69,6 +70,33 @@ TEST_CASE("result comparison catches wrong values, NaN and ignores padding", "[c
   CHECK_FALSE(nan.passed);
   CHECK(nan.non_finite == 1);
   CHECK(nan.summary.find("NaN") != std::string::npos);
+}
+
+TEST_CASE("result comparison against an FP64 reference measures the FP32 result's own rounding", "[compare]") {
+  const int M = 2, N = 2;
+  // 1/3 in FP64 and its nearest float: a relative difference of about 1e-8, which an FP32
+  // reference (the float itself) would report as 0.
+  const std::vector<double> exact(M * N, 1.0 / 3.0);
+  const std::vector<float> rounded(M * N, static_cast<float>(1.0 / 3.0));
+  const Comparison close = compare_outputs(rounded, exact, M, N, N, 1e-7);
+  CHECK(close.passed);
+  CHECK(close.relative_error > 0);
+  CHECK(close.relative_error < std::ldexp(1.0, -24));
+  CHECK(compare_outputs(rounded, std::vector<float>(M * N, static_cast<float>(1.0 / 3.0)), M, N, N, 1e-7)
+            .relative_error == 0);
+  std::vector<float> off = rounded;
+  off[3] = 0.34f;
+  CHECK_FALSE(compare_outputs(off, exact, M, N, N, 1e-3).passed);
+  // Beyond FLT_MAX in FP64: FP32's infinity of the same sign is right there, another one is not.
+  std::vector<double> huge = exact;
+  huge[0] = 1e300;
+  std::vector<float> inf = rounded;
+  inf[0] = std::numeric_limits<float>::infinity();
+  CHECK(compare_outputs(inf, huge, M, N, N, 1e-3).non_finite == 0);
+  inf[0] = -std::numeric_limits<float>::infinity();
+  CHECK(compare_outputs(inf, huge, M, N, N, 1e-3).non_finite == 1);
+  inf[0] = std::numeric_limits<float>::infinity();
+  CHECK(compare_outputs(inf, exact, M, N, N, 1e-3).non_finite == 1);
 }
 
 TEST_CASE("the FP32 tolerance grows with K and has a floor", "[compare]") {

@@ -2,6 +2,7 @@
 #include <functional>
 #include <set>
 
+#include "error.hpp"
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "search_setup.hpp"
@@ -169,11 +170,40 @@ TEST_CASE("candidate space: wgmma only on Hopper; naming it for another GPU is a
     for (const KernelConfig& config : space) names.insert(config.family);
     return names;
   };
-  CHECK(families_in(candidate_space(problem, 4, {}, 132, "sm_90")).count("wgmma") == 1);
-  const std::set<std::string> on_ampere = families_in(candidate_space(problem, 4, {}, 108, "sm_80"));
+  CHECK(families_in(candidate_space(problem, 4, {}, Precision::Fp32, 132, "sm_90")).count("wgmma") == 1);
+  const std::set<std::string> on_ampere = families_in(candidate_space(problem, 4, {}, Precision::Fp32, 108, "sm_80"));
   CHECK(on_ampere.count("wgmma") == 0);
   CHECK(on_ampere.count("tf32x3") == 1);
-  CHECK(families_in(candidate_space(problem, 4, {}, 0)).count("wgmma") == 1);  // no arch: everything
-  CHECK_THROWS_WITH(candidate_space(problem, 4, {"tf32x3", "wgmma"}, 108, "sm_80"),
+  // No arch: everything the class admits.
+  CHECK(families_in(candidate_space(problem, 4, {}, Precision::Fp32, 0)).count("wgmma") == 1);
+  CHECK_THROWS_WITH(candidate_space(problem, 4, {"tf32x3", "wgmma"}, Precision::Fp32, 108, "sm_80"),
                     "kernel family 'wgmma' does not run on sm_80 GPUs");
+}
+
+TEST_CASE("candidate space: a precision class holds only the families it admits", "[tuner]") {
+  const Problem problem{Layout::NN, 4096, 4096, 4096};
+  auto classes_in = [](const std::vector<KernelConfig>& space) {
+    std::set<Precision> classes;
+    std::set<std::string> families;
+    for (const KernelConfig& config : space) {
+      classes.insert(find_family(config.family).precision());
+      families.insert(config.family);
+    }
+    return std::pair(classes, families);
+  };
+  const auto [strict, strict_families] = classes_in(candidate_space(problem, 4, {}, Precision::Strict, 132, "sm_90"));
+  CHECK(strict == std::set<Precision>{Precision::Strict});
+  CHECK(strict_families.count("warptile") == 1);
+  const auto [fp32, fp32_families] = classes_in(candidate_space(problem, 4, {}, Precision::Fp32, 132, "sm_90"));
+  CHECK(fp32 == std::set<Precision>{Precision::Strict, Precision::Fp32});
+  CHECK(fp32_families.count("tmatf32") == 0);
+  const auto [tf32, tf32_families] = classes_in(candidate_space(problem, 4, {}, Precision::Tf32, 132, "sm_90"));
+  CHECK(tf32 == std::set<Precision>{Precision::Strict, Precision::Fp32, Precision::Tf32});
+  CHECK(tf32_families.count("tmatf32") == 1);
+
+  CHECK_THROWS_AS(candidate_space(problem, 4, {"reg2d", "wgmma"}, Precision::Strict, 132, "sm_90"), InputError);
+  CHECK_THROWS_WITH(candidate_space(problem, 4, {"tmatf32"}, Precision::Fp32, 132, "sm_90"),
+                    "kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does not admit");
+  CHECK(classes_in(candidate_space(problem, 4, {"reg2d", "tmatf32"}, Precision::Tf32, 132, "sm_90")).second ==
+        std::set<std::string>{"reg2d", "tmatf32"});
 }

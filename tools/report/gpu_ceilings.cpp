@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "family_registry.hpp"
 #include "text.hpp"
 
 namespace gemmtune::report {
@@ -37,12 +38,25 @@ double arithmetic_intensity(const cache::Problem& problem) {
   return 2 * m * n * k / (4 * (m * k + k * n + m * n));
 }
 
+std::vector<ClassPeak> class_peaks(double ffma_tflops) {
+  std::vector<ClassPeak> peaks = {{Precision::Fp32, "3xTF32"}, {Precision::Tf32, "TF32"}};
+  for (ClassPeak& peak : peaks) {
+    for (const KernelFamily* family : all_families()) {
+      if (family->precision() != peak.precision) continue;
+      peak.factor = std::max(peak.factor, family->cost_traits(family->default_config(Layout::NN, family->alignments().front())).peak_factor);
+    }
+    peak.tflops = ffma_tflops * peak.factor;
+  }
+  return peaks;
+}
+
 std::optional<Ceilings> table_ceilings(std::string_view gpu_name) {
   const std::string name = lower(gpu_name);
   for (const KnownGpu& gpu : kKnownGpus) {
     if (name.find(lower(gpu.name_part)) != std::string::npos) {
       return Ceilings{{gpu.peak_tflops, gpu.peak_source},
-                      {gpu.bandwidth_gbs, gpu.bandwidth_source}};
+                      {gpu.bandwidth_gbs, gpu.bandwidth_source},
+                      class_peaks(gpu.peak_tflops)};
     }
   }
   return std::nullopt;
@@ -65,7 +79,8 @@ std::optional<Ceilings> observed_ceilings(const std::vector<cache::ProblemSummar
   const std::string hint = " (a lower bound, not the GPU's limit: pass ";
   return Ceilings{
       {peak_tflops, "highest TFLOPS measured" + hint + "--peak-tflops)"},
-      {bandwidth_gbs, "highest bandwidth the measurements imply" + hint + "--bandwidth-gbs)"}};
+      {bandwidth_gbs, "highest bandwidth the measurements imply" + hint + "--bandwidth-gbs)"},
+      {}};
 }
 
 std::optional<Ceilings> choose_ceilings(std::string_view gpu_name,
@@ -75,8 +90,10 @@ std::optional<Ceilings> choose_ceilings(std::string_view gpu_name,
   if (!known) known = observed_ceilings(problems);
   if (overrides.peak_tflops && overrides.bandwidth_gbs) known.emplace();
   if (!known) return std::nullopt;
-  if (overrides.peak_tflops)
+  if (overrides.peak_tflops) {
     known->peak_tflops = {*overrides.peak_tflops, "given with --peak-tflops"};
+    known->class_peaks = class_peaks(*overrides.peak_tflops);
+  }
   if (overrides.bandwidth_gbs) {
     known->bandwidth_gbs = {*overrides.bandwidth_gbs, "given with --bandwidth-gbs"};
   }

@@ -82,18 +82,19 @@ std::string speedup_summary(const std::vector<cache::ProblemSummary>& problems) 
 }
 
 std::string winners_table(const std::vector<cache::ProblemSummary>& problems) {
-  std::string html = "<table>\n" + header_row({"problem", "kernel", "ms", "TFLOPS", "cuBLAS ms",
-                                               "speed-up", "candidates ok / failed"});
+  std::string html = "<table>\n" + header_row({"problem", "class", "kernel", "ms", "TFLOPS", "error vs FP64",
+                                               "cuBLAS ms", "speed-up", "candidates ok / failed"});
   for (const auto& summary : problems) {
     const auto& winner = summary.winner;
     const auto speedup = winner ? speedup_over_cublas(*winner) : std::nullopt;
     const char* speed_class = !speedup        ? "number"
                               : *speedup >= 1 ? "number faster"
                                               : "number slower";
-    html += "<tr>" + cell(to_string(summary.problem), "mono") +
+    html += "<tr>" + cell(to_string(summary.problem), "mono") + cell(winner ? winner->precision : "-", "mono") +
             cell(winner ? winner->kernel_name : "no winner", "mono") +
             cell(winner ? significant(winner->median_ms, 4) : "-", "number") +
             cell(winner ? fixed(winner->tflops, 2) : "-", "number") +
+            cell(winner && winner->fp64_error ? scientific(*winner->fp64_error, 1) : "-", "number") +
             cell(winner && winner->cublas_ms ? significant(*winner->cublas_ms, 4) : "-", "number") +
             cell(speedup ? fixed(*speedup, 2) + "x" : "-", speed_class) +
             cell(std::to_string(summary.ok) + " / " + std::to_string(summary.failed), "number") +

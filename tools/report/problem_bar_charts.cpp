@@ -21,7 +21,7 @@ constexpr double kValueMargin = 64;  // right of the plot: room for the last bar
 PlotArea rows_area(const std::vector<cache::ProblemSummary>& problems, double row_height) {
   double widest = 0;
   for (const auto& summary : problems) {
-    widest = std::max(widest, estimated_text_width(to_string(summary.problem), kLabelFont));
+    widest = std::max(widest, estimated_text_width(problem_row_label(summary), kLabelFont));
   }
   const double left = 34 + widest + 12;  // 34: the rotated axis title
   return {left, kLegendHeight, kChartWidth - kValueMargin,
@@ -32,7 +32,7 @@ void draw_problem_labels(SvgCanvas& canvas, const std::vector<cache::ProblemSumm
                          const PlotArea& area, double row_height) {
   for (std::size_t row = 0; row < problems.size(); ++row) {
     const double middle = area.top + row_height * (static_cast<double>(row) + 0.5);
-    canvas.text(area.left - 8, middle + kLabelFont * 0.35, to_string(problems[row].problem),
+    canvas.text(area.left - 8, middle + kLabelFont * 0.35, problem_row_label(problems[row]),
                 {Anchor::End, kLabelFont});
   }
   canvas.text(14, (area.top + area.bottom) / 2, "problem (layout:MxNxK)",
@@ -44,6 +44,12 @@ void note(SvgCanvas& canvas, double x, double middle, const std::string& text) {
 }
 
 }  // namespace
+
+std::string problem_row_label(const cache::ProblemSummary& summary) {
+  const std::string problem = to_string(summary.problem);
+  if (!summary.winner || summary.winner->precision == "fp32") return problem;
+  return problem + " (" + summary.winner->precision + ")";
+}
 
 std::optional<double> speedup_over_cublas(const cache::Winner& winner) {
   if (!winner.cublas_ms || !(winner.median_ms > 0)) return std::nullopt;
@@ -70,7 +76,7 @@ std::string throughput_chart_svg(const std::vector<cache::ProblemSummary>& probl
   for (std::size_t row = 0; row < problems.size(); ++row) {
     const cache::ProblemSummary& summary = problems[row];
     const double top = area.top + kRowHeight * static_cast<double>(row) + 4;
-    const std::string name = to_string(summary.problem);
+    const std::string name = problem_row_label(summary);
     auto bar = [&](double y, std::optional<double> tflops, std::optional<double> ms,
                    const char* color, const std::string& who, const std::string& missing) {
       if (!tflops || !ms) {

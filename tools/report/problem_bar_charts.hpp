@@ -13,6 +13,11 @@ namespace gemmtune::report {
 // cuBLAS's time over ours (above 1: ours is faster); nullopt without a cuBLAS time.
 std::optional<double> speedup_over_cublas(const cache::Winner& winner);
 
+// A row's problem, and the class its winner was tuned for unless it is fp32, the default class:
+// "nn:4096x4096x4096", "nn:4096x4096x4096 (tf32)". A problem won in several classes has a row
+// for each.
+std::string problem_row_label(const cache::ProblemSummary& summary);
+
 // Grouped bars: winner TFLOPS and cuBLAS TFLOPS per problem, values printed at the bar ends;
 // "no winner" / "no cuBLAS time" written where a bar is missing.
 std::string throughput_chart_svg(const std::vector<cache::ProblemSummary>& problems);

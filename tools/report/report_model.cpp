@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "candidate_scatter.hpp"
+#include "precision.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::report {
@@ -57,7 +58,8 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
   for (const cache::Gpu& gpu : gpus) {
     GpuSection section{gpu.info, {}, std::nullopt, std::nullopt, ""};
     for (const cache::ProblemSummary& summary : summaries) {
-      if (summary.gpu == gpu.info.key) section.problems.push_back(summary);
+      const bool of_class = options.precision.empty() || (summary.winner && summary.winner->precision == options.precision);
+      if (summary.gpu == gpu.info.key && of_class) section.problems.push_back(summary);
     }
     section.ceilings = choose_ceilings(gpu.info.key.name, section.problems, options.ceilings);
 
@@ -67,6 +69,10 @@ ReportModel load_report(const cache::Database& db, const ReportOptions& options,
         spread_problem ? db.find_problem(*spread_problem) : std::nullopt;
     std::vector<cache::MeasurementRow> rows;
     if (problem_id) rows = db.measurements_for(gpu.id, *problem_id);
+    if (!options.precision.empty()) {
+      const Precision precision = parse_precision(options.precision);
+      std::erase_if(rows, [&](const cache::MeasurementRow& row) { return !admits(precision, parse_precision(row.precision)); });
+    }
     if (!rows.empty()) {
       any_spread = true;
       section.spread = CandidateSpread{*spread_problem, std::move(rows)};

@@ -50,6 +50,8 @@ struct ReportOptions {
   std::string gpu_name_part;                     // --gpu; empty: every GPU
   std::string spread_parameter;                  // --param
   CeilingOverrides ceilings;
+  // --precision: only this class's winners, and the candidates of kernels it admits; empty: all.
+  std::string precision;
 };
 
 // --gpu or --problem asks for what the database does not hold: bad input, not a failure.

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "chart_frame.hpp"
+#include "precision.hpp"
 #include "html_text.hpp"
 
 namespace gemmtune::report {
@@ -33,7 +34,8 @@ std::vector<RooflinePoint> points_of(const std::vector<cache::ProblemSummary>& p
     if (winner.tflops > 0 && std::isfinite(winner.tflops)) {
       points.push_back(
           {intensity, winner.tflops, false, roofline_label(summary.problem),
-           name + ": " + winner.kernel_name + ", " + fixed(winner.tflops, 2) + " TFLOPS" + where});
+           name + " (" + winner.precision + "): " + winner.kernel_name + ", " + fixed(winner.tflops, 2) + " TFLOPS" +
+               where});
     }
     if (winner.cublas_tflops && *winner.cublas_tflops > 0 && std::isfinite(*winner.cublas_tflops)) {
       points.push_back({intensity, *winner.cublas_tflops, true, "",
@@ -41,6 +43,19 @@ std::vector<RooflinePoint> points_of(const std::vector<cache::ProblemSummary>& p
     }
   }
   return points;
+}
+
+// The tensor-core classes' ceilings to draw: those of the classes whose kernels won a problem
+// plotted, so that no winner sits above the only ceiling drawn.
+std::vector<ClassPeak> drawn_class_peaks(const std::vector<cache::ProblemSummary>& problems, const Ceilings& ceilings) {
+  std::vector<ClassPeak> drawn;
+  for (const ClassPeak& peak : ceilings.class_peaks) {
+    const bool won = std::any_of(problems.begin(), problems.end(), [&](const cache::ProblemSummary& summary) {
+      return summary.winner && summary.winner->kernel_precision == precision_name(peak.precision);
+    });
+    if (won) drawn.push_back(peak);
+  }
+  return drawn;
 }
 
 }  // namespace
@@ -60,9 +75,13 @@ double ridge_intensity(const Ceilings& ceilings) {
 std::string roofline_chart_svg(const std::vector<cache::ProblemSummary>& problems,
                                const Ceilings& ceilings) {
   const std::vector<RooflinePoint> points = points_of(problems);
-  const double peak = ceilings.peak_tflops.value;
+  const std::vector<ClassPeak> class_peaks = drawn_class_peaks(problems, ceilings);
+  const double ffma_peak = ceilings.peak_tflops.value;
   const double bandwidth_tbs = ceilings.bandwidth_gbs.value / 1000;
-  const double ridge = ridge_intensity(ceilings);
+  // The memory roof runs up to the highest compute ceiling drawn.
+  double peak = ffma_peak;
+  for (const ClassPeak& class_peak : class_peaks) peak = std::max(peak, class_peak.tflops);
+  const double ridge = peak / bandwidth_tbs;
 
   // Over the points and the ridge, then widened to whole decades.
   double x_lo = ridge;
@@ -95,8 +114,19 @@ std::string roofline_chart_svg(const std::vector<cache::ProblemSummary>& problem
   const std::pair<double, double> knee{x.to_pixel(ridge), y.to_pixel(peak)};
   const std::pair<double, double> end{area.right, knee.second};
   canvas.polyline({start, knee, end}, {"#444", 2, false});
-  canvas.text(area.right - 4, knee.second - 7, "compute peak " + fixed(peak, 1) + " TFLOPS",
-              {Anchor::End, 12, "#444", 0, false, true});
+  // Each lower compute ceiling from where the memory roof reaches it; named by class where there
+  // are several.
+  auto draw_peak = [&](double tflops, const std::string& label) {
+    const double y_pixel = y.to_pixel(tflops);
+    if (tflops < peak) canvas.line(x.to_pixel(tflops / bandwidth_tbs), y_pixel, area.right, y_pixel, {"#444", 1.5, true});
+    canvas.text(area.right - 4, y_pixel - 7, label + " " + fixed(tflops, 1) + " TFLOPS",
+                {Anchor::End, 12, "#444", 0, false, true});
+  };
+  draw_peak(ffma_peak, class_peaks.empty() ? "compute peak" : "FFMA (strict) peak");
+  for (const ClassPeak& class_peak : class_peaks) {
+    draw_peak(class_peak.tflops, class_peak.name + " (" + std::string(precision_name(class_peak.precision)) + ", " +
+                                     fixed(class_peak.factor, 1) + "x FFMA) peak");
+  }
   const double slope_degrees =
       std::atan2(knee.second - start.second, knee.first - start.first) * 180 / std::numbers::pi;
   const double mid_x = (start.first + knee.first) / 2;
