@@ -48,7 +48,6 @@ __device__ __forceinline__ void copy_tile_async(float* dst, const float* src, lo
 // offsets are constants from one base.
 template <int ROWS, int BK, bool K_CONTIGUOUS>
 struct StagedTile {
-  static constexpr int DEPTH = BK;
   static constexpr int LD = staged_tile_ld(ROWS, BK, K_CONTIGUOUS);
   static constexpr int FLOATS = staged_tile_floats(ROWS, BK, K_CONTIGUOUS);
 
@@ -68,21 +67,5 @@ struct StagedTile {
     }
   }
 };
-
-// One pipeline stage of a block that stages both operands: A's tile (rows m0.. of op(A)) at `as`,
-// B's (columns n0.. of op(B)) at `bs`, k from k0. A block wholly inside C whose stage is wholly
-// before k_end (`interior` and the depth) copies without bounds arithmetic.
-template <class ATile, class BTile, int THREADS, int ALIGN>
-__device__ __forceinline__ void load_operand_stage(float* as, float* bs, const GemmParams& p, bool interior, int m0,
-                                                   int n0, int k0, int k_end, int tid) {
-  static_assert(ATile::DEPTH == BTile::DEPTH, "both operands' tiles cover the same k");
-  if (interior && k0 + ATile::DEPTH <= k_end) {
-    ATile::template load<THREADS, ALIGN, false>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
-    BTile::template load<THREADS, ALIGN, false>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
-  } else {
-    ATile::template load<THREADS, ALIGN, true>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
-    BTile::template load<THREADS, ALIGN, true>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
-  }
-}
 
 }  // namespace gemmtune

@@ -222,7 +222,14 @@ __global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p
   auto load_stage = [&](int tile) {
     float* as = smem + tile % STAGES * STAGE_FLOATS;
     float* bs = as + ATile::FLOATS;
-    load_operand_stage<ATile, BStaged, THREADS, ALIGN>(as, bs, p, interior, m0, n0, k_begin + tile * BK, k_end, tid);
+    const int k0 = k_begin + tile * BK;
+    if (interior && k0 + BK <= k_end) {
+      ATile::template load<THREADS, ALIGN, false>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
+      BStaged::template load<THREADS, ALIGN, false>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
+    } else {
+      ATile::template load<THREADS, ALIGN, true>(as, p.A, p.lda, m0, p.M, k0, k_end, tid);
+      BStaged::template load<THREADS, ALIGN, true>(bs, p.B, p.ldb, n0, p.N, k0, k_end, tid);
+    }
   };
   SplitHazardScan hazards;  // what this thread splits (special_values.cuh)
   auto split_stage = [&](int tile) {
