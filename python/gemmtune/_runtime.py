@@ -48,6 +48,8 @@ def _stream_pointer(stream: Any, array: Any) -> int:
     if library == "torch":
         import torch
 
+        if array.device.type != "cuda":
+            return 0  # not a CUDA array: reading the operands refuses it, naming it
         return int(torch.cuda.current_stream(array.device).cuda_stream)
     if library == "cupy":
         import cupy

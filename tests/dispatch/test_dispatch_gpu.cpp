@@ -161,7 +161,7 @@ class UserGemm {
   // Failures of `c` against the FP64 reference ("" when within the rounding bound, widened by
   // the kernel's product_error_units).
   std::string check(const std::vector<float>& c, int product_error_units = 0) const {
-    return testing::check_result(host_, kAlpha, kBeta, c, N_, product_error_units, kPad);
+    return testing::check_result(host_, kAlpha, kBeta, c, N_, /*offset=*/0, kPad, product_error_units);
   }
   // `c` against the FP64 reference, normwise, within the tolerance of `precision`.
   Comparison check_normwise(const std::vector<float>& c, Precision precision) const {

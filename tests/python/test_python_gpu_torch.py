@@ -80,7 +80,9 @@ class TorchResults(unittest.TestCase):
         torch.cuda.synchronize()
         self.check(out, reference(a, b, False, False), 100)
         selection = self.rt.plan(a, b, out=out)
-        self.assertEqual(selection.problem, "tn:60x70x100")  # C^T = B^T A^T, as the kernels see it
+        # C^T = B^T A^T, as the kernels see it: B^T is b's storage (60 x 100 by rows, so not
+        # transposed), A^T is a's storage read transposed (70 x 100 by rows): nt.
+        self.assertEqual(selection.problem, "nt:60x70x100")
 
     def test_layouts_that_cannot_be_read_are_refused(self):
         a = torch.randn(64, 128, device=DEVICE)[:, ::2]  # columns 2 apart
