@@ -65,6 +65,13 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
   std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
             << "\n\n";
   if (options.dry_run) {
+    std::size_t planned = 0;
+    for (const tuner::ProblemReport& p : run.problems) planned += p.candidates;
+    std::cout << run.planned.size() << " candidate(s) planned by the " << options.strategy << " search for "
+              << run.problems.size() << " problem(s) (" << planned << " before those they share)"
+              << (run.left_by_budget ? ", " + std::to_string(run.left_by_budget) + " left uncompiled by the time budget"
+                                     : std::string())
+              << "\n";
     std::cout << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
               << (run.cubins_stored_concurrently
                       ? ", " + std::to_string(run.cubins_stored_concurrently) +
@@ -138,7 +145,12 @@ int tune_main(int argc, char** argv) {
                  "Kernel families to search, comma-separated (default: all but the naive/coalesced/smem baselines, and wgmma on GPUs other than Hopper)")
       ->delimiter(',');
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
-  app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
+  app.add_flag("--dry-run", options.dry_run,
+               "Compile and store for --arch, without a GPU, what the strategy would compile on one within the "
+               "budget (guided: the cost model's favourites and their neighbours; random: the budget's draws; "
+               "exhaustive: everything); logs the count and an estimated time first");
+  app.add_flag("--list", options.list_only,
+               "With --dry-run: print the names of the candidates it would compile, one a line, and compile nothing");
   app.add_option("--arch", options.arch,
                  "With --dry-run: the arch to compile for: sm_90 (also sm_90a, compute_90, 9.0 or 90; all stored as sm_90)");
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
@@ -161,6 +173,7 @@ int tune_main(int argc, char** argv) {
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
+    if (options.list_only && !options.dry_run) throw CLI::ValidationError("--list", "needs --dry-run and --arch");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
     if (options.dry_run) {
@@ -191,7 +204,11 @@ int tune_main(int argc, char** argv) {
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
     progress.finish();
-    print_report(run, options);
+    if (options.list_only) {
+      for (const std::string& name : run.planned) std::cout << name << '\n';
+    } else {
+      print_report(run, options);
+    }
     return kExitDone;
   } catch (const tuner::ShapesFileError& error) {
     std::cerr << "tune: " << error.what() << '\n';

@@ -192,14 +192,6 @@ class ProblemTuner {
   RunReport& run_;
 };
 
-cache::Database open_database(const std::string& path) {
-  try {
-    return cache::Database::open(path, cache::OpenMode::ReadWrite);
-  } catch (const cache::Error& error) {
-    throw DatabaseRefused(error.what());
-  }
-}
-
 const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
   std::string visible;
   for (const DeviceInfo& device : devices) {
@@ -210,6 +202,14 @@ const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::s
 }
 
 }  // namespace
+
+cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode) {
+  try {
+    return cache::Database::open(path, mode);
+  } catch (const cache::Error& error) {
+    throw DatabaseRefused(error.what());
+  }
+}
 
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
   const auto started = SteadyClock::now();
@@ -222,7 +222,7 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   // A named family this GPU cannot run is the user's mistake: said before anything is stored.
   require_families_run_on(options.families, device.arch());
   CompilePool pool(options.jobs, device.arch());
-  cache::Database db = open_database(options.db_path);
+  cache::Database db = open_tuning_database(options.db_path, cache::OpenMode::ReadWrite);
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
   const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
                                                            cuda_version_string(device.runtime_version), nvrtc_version()});
@@ -250,101 +250,6 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   }
   run.cubins_compiled = pool.compiled_count();
   run.worker_restarts = measurer.restarts();
-  run.wall_seconds = seconds_since(started);
-  return run;
-}
-
-RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
-  const auto started = SteadyClock::now();
-  RunReport run;
-  run.gpu_name = "(dry run for " + options.arch + ")";
-  require_families_run_on(options.families, options.arch);
-  CompilePool pool(options.jobs, options.arch);
-  cache::Database db = open_database(options.db_path);
-  // Every distinct candidate over all problems, once.
-  std::vector<KernelConfig> candidates;
-  std::set<std::string> seen;
-  for (const ProblemSpec& problem : problems) {
-    ProblemReport report;
-    report.problem = problem;
-    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, 0, options.arch)) {
-      ++report.space;
-      if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
-    }
-    run.problems.push_back(report);
-  }
-  // Concurrent dry runs on this database compile each candidate once between them: one claims
-  // it first, the others wait for its cubin (and take the candidate over if it ends without one).
-  CompileClaims claims(options.db_path);
-  std::deque<const KernelConfig*> claimed_elsewhere;
-  std::size_t next = 0, done = 0;
-  std::size_t failures = 0;
-  const auto compiling_started = SteadyClock::now();
-  auto report_progress = [&](const std::string& message) {
-    if (progress) {
-      progress(Progress{0, 1, "all problems", done, candidates.size(), run.cubins_reused,
-                        seconds_since(compiling_started), message});
-    }
-  };
-  // Submits `config` to the pool, or settles it: stored already (now, or by another run), or
-  // claimed by another run (then false: try again later).
-  auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
-    const cache::BinaryKey key = binary_key(config, options.arch);
-    const auto stored = [&](bool meanwhile) {
-      if (options.retune || !db.find_binary(key)) return false;
-      ++run.cubins_reused;
-      if (meanwhile) ++run.cubins_stored_concurrently;
-      ++done;
-      return true;
-    };
-    if (stored(retried)) return true;
-    if (!claims.try_claim(key)) return false;
-    if (stored(true)) {  // by the run whose claim this one follows
-      claims.release(key);
-      return true;
-    }
-    pool.submit(config);
-    return true;
-  };
-  while (done < candidates.size()) {
-    bool submitted_or_settled = false;
-    while (next < candidates.size() && pool.has_idle_worker()) {
-      const KernelConfig& config = candidates[next++];
-      if (!compile_or_settle(config, false)) claimed_elsewhere.push_back(&config);
-      submitted_or_settled = true;
-    }
-    // The candidates another run claimed, once this run has nothing else to start.
-    for (std::size_t i = claimed_elsewhere.size(); i > 0 && next == candidates.size() && pool.has_idle_worker(); --i) {
-      const KernelConfig* config = claimed_elsewhere.front();
-      claimed_elsewhere.pop_front();
-      if (compile_or_settle(*config, true)) {
-        submitted_or_settled = true;
-      } else {
-        claimed_elsewhere.push_back(config);
-      }
-    }
-    if (pool.in_flight() == 0 && !submitted_or_settled) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // only others' claims are left
-    }
-    const std::vector<CompileOutcome> outcomes = pool.collect(std::chrono::milliseconds(200));
-    if (outcomes.empty()) report_progress("");  // time passes
-    for (const CompileOutcome& outcome : outcomes) {
-      ++done;
-      std::string message = kernel_name(outcome.config);
-      if (outcome.compiled) {
-        db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
-        message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";
-      } else {
-        ++failures;
-        message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
-        spdlog::warn("{}", message);
-      }
-      claims.release(binary_key(outcome.config, options.arch));
-      report_progress(message);
-    }
-  }
-  if (failures > 0) throw Error(std::to_string(failures) + " candidate(s) failed to compile (see the warnings above)");
-  run.cubins_compiled = pool.compiled_count();
   run.wall_seconds = seconds_since(started);
   return run;
 }

@@ -12,6 +12,7 @@
 
 #include "budget.hpp"
 #include "cache_records.hpp"
+#include "tuning_db.hpp"
 #include "shapes_file.hpp"
 #include "timing.hpp"
 
@@ -24,7 +25,8 @@ struct TuneOptions {
   Budget budget;                      // per problem
   int jobs = 1;                       // compile worker processes
   bool retune = false;                // measure again what the database already has
-  bool dry_run = false;               // compile and store every candidate; no GPU
+  bool dry_run = false;               // compile and store what the strategy would compile; no GPU
+  bool list_only = false;             // dry run: name the candidates, compile nothing
   std::string arch;                   // dry run: the arch to compile for
   std::vector<std::string> families;  // empty: every family tuned by default
   TimingOptions timing{10.0, 60.0, 5, 200};
@@ -51,6 +53,10 @@ struct RunReport {
   std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
   double wall_seconds = 0;
   int worker_restarts = 0;
+  // Dry run: the candidates planned (every problem's, each once, in the order compiled), and
+  // those a time budget left uncompiled.
+  std::vector<std::string> planned;
+  std::size_t left_by_budget = 0;
 };
 
 // A line of progress: "problem i of n", candidates done of planned, and a message. Sent as each
@@ -76,13 +82,20 @@ class DatabaseRefused : public InputError {
   using InputError::InputError;
 };
 
+// Opens the tuner's database; throws DatabaseRefused for one it cannot use.
+cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode);
+
 // Tunes every problem on the GPU that matches options.gpu. Throws InputError for no GPU, a GPU that
 // does not match (listing the visible ones) or a named family it cannot run, DatabaseRefused for
 // a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 
-// Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
+// Compiles and stores, for options.arch and without a GPU, what the strategy would compile on a
+// GPU within the budget (dry_run_plan.hpp): guided, the cost model's favourites and their
+// neighbours; random, the budget's draws; exhaustive, the whole space. A time budget applies to
+// the compiling (per problem, so problems times it in all). With options.list_only it compiles
+// nothing and only fills `planned`. Logs the count and an estimated time before it starts.
 // Concurrent dry runs on one database compile each candidate once between them
 // (compile_claims.hpp). Throws DatabaseRefused as run_tuning does.
 RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
