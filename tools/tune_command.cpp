@@ -61,6 +61,12 @@ int usable_cores() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// "; 12 known to fail or spill, not compiled again", or nothing.
+std::string known_failures_text(const tuner::RunReport& run) {
+  if (run.compiles_avoided == 0) return {};
+  return "; " + std::to_string(run.compiles_avoided) + " known to fail or spill, not compiled again";
+}
+
 void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
   std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
             << "\n\n";
@@ -78,7 +84,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
                             " of them after waiting for another run that was compiling them"
                       : std::string())
               << ") in " << fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
-              << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s\n";
+              << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1) << " cubins/s"
+              << known_failures_text(run) << "\n";
     return;
   }
   TextTable table({"problem", "winner", "ms", "TFLOPS", "cuBLAS ms", "cuBLAS TFLOPS", "speed-up vs cuBLAS",
@@ -104,7 +111,7 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
             << run.cubins_reused << " reused from the database; " << run.worker_restarts
             << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
             << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
-            << " cubins/s over the whole run, compiling overlapped with measuring)\n";
+            << " cubins/s over the whole run, compiling overlapped with measuring)" << known_failures_text(run) << "\n";
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <set>
 #include <thread>
 
 #include "binary_store.hpp"
 #include "compile_claims.hpp"
 #include "compile_pool.hpp"
+#include "compile_records.hpp"
 #include "dry_run_plan.hpp"
 #include "kernel_name.hpp"
 #include "search_setup.hpp"
@@ -42,7 +44,11 @@ DeviceModel dry_run_device(const std::string& arch) {
 
 // Every problem's plan, each candidate once, in the order the problems come.
 std::vector<KernelConfig> plan_dry_run(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
-                                       RunReport& run) {
+                                       const cache::Database* db, RunReport& run) {
+  // A configuration known to fail or spill is a failed candidate in the plan, as on a GPU.
+  auto known_to_fail = [&](const KernelConfig& config) {
+    return db && known_compile_failure(*db, config, options.arch).has_value();
+  };
   const DeviceModel device = dry_run_device(options.arch);
   std::vector<KernelConfig> candidates;
   std::set<std::string> seen;
@@ -56,7 +62,7 @@ std::vector<KernelConfig> plan_dry_run(const TuneOptions& options, const std::ve
     ProblemReport report;
     report.problem = problem;
     report.space = setup.space.size();
-    for (KernelConfig& config : plan_problem(options.strategy, std::move(setup), {})) {
+    for (KernelConfig& config : plan_problem(options.strategy, std::move(setup), known_to_fail)) {
       ++report.candidates;
       if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
     }
@@ -72,21 +78,30 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   RunReport run;
   run.gpu_name = "(dry run for " + options.arch + ")";
   require_families_run_on(options.families, options.arch);
-  const std::vector<KernelConfig> candidates = plan_dry_run(options, problems, run);
-  for (const KernelConfig& config : candidates) run.planned.push_back(kernel_name(config));
-  if (options.list_only) return run;
-
+  if (options.list_only) {
+    // Reads what the database knows, if there is one; never creates or migrates it.
+    std::optional<cache::Database> db;
+    if (std::filesystem::exists(options.db_path)) db = open_tuning_database(options.db_path, cache::OpenMode::ReadOnly);
+    for (const KernelConfig& config : plan_dry_run(options, problems, db ? &*db : nullptr, run)) {
+      run.planned.push_back(kernel_name(config));
+    }
+    return run;
+  }
   cache::Database db = open_tuning_database(options.db_path, cache::OpenMode::ReadWrite);
+  const std::vector<KernelConfig> candidates = plan_dry_run(options, problems, &db, run);
+  for (const KernelConfig& config : candidates) run.planned.push_back(kernel_name(config));
   std::size_t to_compile = 0;
   for (const KernelConfig& config : candidates) {
-    if (options.retune || !db.find_binary(binary_key(config, options.arch))) ++to_compile;
+    const cache::BinaryKey key = binary_key(config, options.arch);
+    if (options.retune || (!db.find_binary(key) && !db.find_compile_outcome(key))) ++to_compile;
   }
   CompilePool pool(options.jobs, options.arch);
+  const double seconds_per_compile = recorded_seconds_per_compile(db, options.arch).value_or(kSecondsPerCompile);
   spdlog::info("dry run ({} search{}): {} candidate(s) for {} problem(s), {} not yet in {}: about {:.0f} s with {} worker(s)",
                options.strategy, options.budget.max_candidates ? ", budget " + std::to_string(*options.budget.max_candidates)
                                                                 : std::string(),
                candidates.size(), problems.size(), to_compile, options.db_path,
-               kSecondsPerCompile * static_cast<double>(to_compile) / pool.workers(), pool.workers());
+               seconds_per_compile * static_cast<double>(to_compile) / pool.workers(), pool.workers());
   // A time budget is per problem, as on a GPU: problems times it for the whole dry run.
   std::optional<double> deadline_seconds;
   if (options.budget.max_seconds) deadline_seconds = *options.budget.max_seconds * static_cast<double>(problems.size());
@@ -116,6 +131,15 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
       return true;
     };
     if (stored(retried)) return true;
+    // Known to fail or spill (compile_outcomes): settled without compiling again.
+    if (!options.retune) {
+      if (const std::optional<cache::CompileOutcomeRecord> record = db.find_compile_outcome(key);
+          record && known_compile_failure(*record)) {
+        ++run.compiles_avoided;
+        ++done;
+        return true;
+      }
+    }
     if (!claims.try_claim(key)) return false;
     if (stored(true)) {  // by the run whose claim this one follows
       claims.release(key);
@@ -159,6 +183,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
     for (const CompileOutcome& outcome : outcomes) {
       ++done;
       std::string message = kernel_name(outcome.config);
+      record_compile_outcome(db, outcome, options.arch);
       if (outcome.compiled) {
         db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
         message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";

@@ -12,6 +12,7 @@
 #include "binary_store.hpp"
 #include "compile_claims.hpp"
 #include "compile_pool.hpp"
+#include "compile_records.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
 #include "kernel_family.hpp"
@@ -106,14 +107,31 @@ class ProblemTuner {
           finish(*config, found->second, name + ": already measured");
           continue;
         }
-        if (auto binary = db_.find_binary(binary_key(*config, device_.arch()))) {
+        // Compiled before, for another problem or run: a known failure is recorded without
+        // compiling it again, a stored cubin is measured as it is.
+        const cache::BinaryKey key = binary_key(*config, device_.arch());
+        const std::optional<cache::CompileOutcomeRecord> compiled_before = db_.find_compile_outcome(key);
+        if (compiled_before) {
+          if (const std::optional<KnownCompileFailure> known = known_compile_failure(*compiled_before)) {
+            record(problem_id, *config, known->status, known->reason, {}, std::nullopt, replace_winner);
+            ++report.failed;
+            ++run_.compiles_avoided;
+            finish(*config, CandidateResult::failed(), name + ": " + std::string(cache::to_string(known->status)) +
+                                                           " (known, not compiled)");
+            continue;
+          }
+        }
+        if (auto binary = db_.find_binary(key)) {
           ++run_.cubins_reused;
-          ready.emplace_back(*config, from_binary(*binary));
+          CompiledKernel compiled = from_binary(*binary);
+          if (!compiled_before) db_.store_compile_outcome(compiled_outcome(compiled, std::nullopt));
+          ready.emplace_back(*config, std::move(compiled));
           continue;
         }
         pool_.submit(*config);
       }
       for (CompileOutcome& outcome : pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0))) {
+        record_compile_outcome(db_, outcome, device_.arch());
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
           ready.emplace_back(outcome.config, std::move(*outcome.compiled));

@@ -51,6 +51,7 @@ struct RunReport {
   std::size_t cubins_compiled = 0;
   std::size_t cubins_reused = 0;    // found in the database
   std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
+  std::size_t compiles_avoided = 0;  // known (compile_outcomes) to fail or spill: recorded, not compiled
   double wall_seconds = 0;
   int worker_restarts = 0;
   // Dry run: the candidates planned (every problem's, each once, in the order compiled), and
