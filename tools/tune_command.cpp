@@ -67,6 +67,20 @@ std::string known_failures_text(const tuner::RunReport& run) {
   return "; " + std::to_string(run.compiles_avoided) + " known to fail or spill, not compiled again";
 }
 
+// Where a run's time went, and what the early cut saved.
+void print_time_split(const tuner::RunReport& run) {
+  const double wall = std::max(run.wall_seconds, 1e-9);
+  const double worker_time = std::max(1, run.compile_workers) * wall;
+  std::cout << "time: measuring " << fixed(run.measuring_seconds, 1) << " s (the measuring process idle "
+            << fixed(100 * std::max(0.0, 1 - run.measuring_seconds / wall), 0) << "% of the run), waiting for compiles "
+            << fixed(run.waiting_for_compiles_seconds, 1) << " s, compiling " << fixed(run.compile_worker_seconds, 1)
+            << " s of worker time (the workers busy " << fixed(100 * run.compile_worker_seconds / worker_time, 0)
+            << "% of the run)\n";
+  std::cout << "early cut: " << run.timings_cut << " candidate(s) timed by their probe alone, "
+            << run.timings_extended << " close one(s) timed longer; " << fixed(run.timing_seconds_saved, 1)
+            << " s of timing saved\n";
+}
+
 void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options) {
   std::cout << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit()
             << "\n\n";
@@ -112,6 +126,7 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
             << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
             << fixed(run.cubins_compiled / std::max(run.wall_seconds, 1e-9), 1)
             << " cubins/s over the whole run, compiling overlapped with measuring)" << known_failures_text(run) << "\n";
+  print_time_split(run);
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ TimingStats ProblemMeasurement::time_cublas(const TimingOptions& timing) {
       operands_.count(), stream_, timing);
 }
 
-KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const TimingOptions& timing) {
+KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const TimingOptions& timing,
+                                              const RepetitionPlan& plan) {
   Workspace workspace;
   auto with_workspace = [&](GemmParams params) {
     workspace.attach(kernel, params, stream_);
@@ -46,7 +47,7 @@ KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const 
                                  gemm_tolerance(find_family(kernel.config().family).precision(), problem_.K));
   if (!result.check.passed) return result;
   result.timing = time_launches([&](int i) { kernel.launch(with_workspace(operands_.params(i, alpha_, beta_)), stream_); },
-                                operands_.count(), stream_, timing);
+                                operands_.count(), stream_, timing, plan);
   return result;
 }
 

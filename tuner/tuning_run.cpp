@@ -60,7 +60,9 @@ class ProblemTuner {
     ProblemReport report;
     report.problem = problem;
     const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
+    auto measuring_started = SteadyClock::now();
     const TimingStats cublas = measurer_.set_problem(problem);
+    run_.measuring_seconds += seconds_since(measuring_started);
     report.cublas_ms = cublas.median_ms;
     const int alignment = measurer_.problem_alignment();
 
@@ -130,7 +132,13 @@ class ProblemTuner {
         }
         pool_.submit(*config);
       }
-      for (CompileOutcome& outcome : pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0))) {
+      // With nothing compiled to measure, the measuring process waits for the pool.
+      const auto collecting_started = SteadyClock::now();
+      std::vector<CompileOutcome> outcomes =
+          pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0));
+      if (ready.empty()) run_.waiting_for_compiles_seconds += seconds_since(collecting_started);
+      for (CompileOutcome& outcome : outcomes) {
+        run_.compile_worker_seconds += outcome.seconds;
         record_compile_outcome(db_, outcome, device_.arch());
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
@@ -155,8 +163,13 @@ class ProblemTuner {
                             std::to_string(compiled.resources.spill_load_bytes) + " bytes spill loads (more than " +
                             std::to_string(kMeasuredSpillBytes) + " are not measured)";
       } else {
-        result = measurer_.measure(compiled, config, timeout);
+        std::optional<double> best_ms;
+        if (strategy->best()) best_ms = strategy->best()->ms;
+        measuring_started = SteadyClock::now();
+        result = measurer_.measure(compiled, config, timeout, best_ms);
+        run_.measuring_seconds += seconds_since(measuring_started);
         ++report.measured;
+        if (result.timing) count_early_cut(*result.timing);
       }
       record(problem_id, config, result.status, result.error_text, result.timing, result.relative_error,
              replace_winner, result.sm_clock_mhz, cublas.median_ms);
@@ -176,6 +189,15 @@ class ProblemTuner {
   }
 
  private:
+  void count_early_cut(const TimingStats& timing) {
+    if (timing.repetitions < timing.planned_repetitions) {
+      ++run_.timings_cut;
+      run_.timing_seconds_saved += (timing.planned_repetitions - timing.repetitions) * timing.median_ms / 1000;
+    } else if (timing.repetitions > timing.planned_repetitions) {
+      ++run_.timings_extended;
+    }
+  }
+
   void record(std::int64_t problem_id, const KernelConfig& config, cache::Status status, const std::string& error,
               const std::optional<TimingStats>& timing, std::optional<double> relative_error, bool replace_winner,
               std::optional<int> sm_clock = std::nullopt, double cublas_ms = 0) {
@@ -267,6 +289,7 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
     }
   }
   run.cubins_compiled = pool.compiled_count();
+  run.compile_workers = pool.workers();
   run.worker_restarts = measurer.restarts();
   run.wall_seconds = seconds_since(started);
   return run;

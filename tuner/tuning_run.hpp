@@ -54,6 +54,18 @@ struct RunReport {
   std::size_t compiles_avoided = 0;  // known (compile_outcomes) to fail or spill: recorded, not compiled
   double wall_seconds = 0;
   int worker_restarts = 0;
+  // Where the run's time went: the measuring process busy (inputs, cuBLAS, checking and timing
+  // candidates), the driver waiting with nothing compiled to measure, and the compile workers'
+  // own time (summed over workers, who run side by side).
+  double measuring_seconds = 0;
+  double waiting_for_compiles_seconds = 0;
+  double compile_worker_seconds = 0;
+  int compile_workers = 0;
+  // The early cut (early_cut.hpp): candidates timed by their probe alone, close contenders
+  // timed longer, and the timed repetitions the cut left out, in seconds of GPU time.
+  std::size_t timings_cut = 0;
+  std::size_t timings_extended = 0;
+  double timing_seconds_saved = 0;
   // Dry run: the candidates planned (every problem's, each once, in the order compiled), and
   // those a time budget left uncompiled.
   std::vector<std::string> planned;

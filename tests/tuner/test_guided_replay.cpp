@@ -10,6 +10,7 @@
 
 #include "guided_strategy.hpp"
 #include "kernel_name.hpp"
+#include "recording.hpp"
 #include "search_setup.hpp"
 #include "tuning_db.hpp"
 
@@ -17,8 +18,6 @@ using namespace gemmtune;
 using namespace gemmtune::tuner;
 
 namespace {
-
-const char* const kRecording = GEMMTUNE_TESTS_DIR "/tuner/data/h200-exhaustive-reg2d-vectorized.db";
 
 struct Replay {
   std::size_t space = 0;
@@ -62,7 +61,7 @@ Replay replay(const cache::Database& db, std::int64_t gpu_id, const cache::Probl
 
 TEST_CASE("guided search reaches 97% of the exhaustive best on recorded H200 measurements, measuring a quarter",
           "[tuner][strategy]") {
-  const cache::Database db = cache::Database::open(kRecording, cache::OpenMode::ReadOnly);
+  const cache::Database db = testing::open_recording("gemmtune-guided-replay");
   const std::vector<cache::Gpu> gpus = db.gpus();
   REQUIRE(gpus.size() == 1);
   const std::vector<cache::ProblemSummary> problems = db.problem_summaries();
