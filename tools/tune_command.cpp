@@ -117,7 +117,8 @@ void print_report(const tuner::RunReport& run, const tuner::TuneOptions& options
                            p.winner ? fixed(p.cublas_ms / p.winner->median_ms, 3) + "x" : "-",
                            fixed(p.seconds, 1),
                            std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
-                               " of " + std::to_string(p.space)});
+                               " of " + std::to_string(p.space) +
+                               (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "")});
     table.add_row(row);
   }
   table.print_markdown(std::cout);

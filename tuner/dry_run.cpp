@@ -44,11 +44,8 @@ DeviceModel dry_run_device(const std::string& arch) {
 
 // Every problem's plan, each candidate once, in the order the problems come.
 std::vector<KernelConfig> plan_dry_run(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
-                                       const cache::Database* db, RunReport& run) {
-  // A configuration known to fail or spill is a failed candidate in the plan, as on a GPU.
-  auto known_to_fail = [&](const KernelConfig& config) {
-    return db && known_compile_failure(*db, config, options.arch).has_value();
-  };
+                                       const CompileRecords* records, RunReport& run) {
+
   const DeviceModel device = dry_run_device(options.arch);
   std::vector<KernelConfig> candidates;
   std::set<std::string> seen;
@@ -56,13 +53,15 @@ std::vector<KernelConfig> plan_dry_run(const TuneOptions& options, const std::ve
     SearchSetup setup;
     setup.problem = problem;
     setup.space = candidate_space(problem, natural_alignment(problem), options.families, device.sm_count, options.arch);
+    // As on a GPU: what is known or predicted to fail or spill is not in the space.
+    if (records) std::erase_if(setup.space, [&](const KernelConfig& c) { return records->known_failure(c).has_value(); });
     setup.seeds = family_defaults(setup.space);
     setup.budget = options.budget;
     setup.device = device;
     ProblemReport report;
     report.problem = problem;
     report.space = setup.space.size();
-    for (KernelConfig& config : plan_problem(options.strategy, std::move(setup), known_to_fail)) {
+    for (KernelConfig& config : plan_problem(options.strategy, std::move(setup))) {
       ++report.candidates;
       if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
     }
@@ -81,22 +80,27 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   if (options.list_only) {
     // Reads what the database knows, if there is one; never creates or migrates it.
     std::optional<cache::Database> db;
-    if (std::filesystem::exists(options.db_path)) db = open_tuning_database(options.db_path, cache::OpenMode::ReadOnly);
-    for (const KernelConfig& config : plan_dry_run(options, problems, db ? &*db : nullptr, run)) {
+    std::optional<CompileRecords> records;
+    if (std::filesystem::exists(options.db_path)) {
+      db = open_tuning_database(options.db_path, cache::OpenMode::ReadOnly);
+      records.emplace(*db, options.arch);
+    }
+    for (const KernelConfig& config : plan_dry_run(options, problems, records ? &*records : nullptr, run)) {
       run.planned.push_back(kernel_name(config));
     }
     return run;
   }
   cache::Database db = open_tuning_database(options.db_path, cache::OpenMode::ReadWrite);
-  const std::vector<KernelConfig> candidates = plan_dry_run(options, problems, &db, run);
+  CompileRecords records(db, options.arch);
+  const std::vector<KernelConfig> candidates = plan_dry_run(options, problems, &records, run);
   for (const KernelConfig& config : candidates) run.planned.push_back(kernel_name(config));
   std::size_t to_compile = 0;
   for (const KernelConfig& config : candidates) {
     const cache::BinaryKey key = binary_key(config, options.arch);
-    if (options.retune || (!db.find_binary(key) && !db.find_compile_outcome(key))) ++to_compile;
+    if (options.retune || (!db.find_binary(key) && !records.known_failure(config))) ++to_compile;
   }
   CompilePool pool(options.jobs, options.arch);
-  const double seconds_per_compile = recorded_seconds_per_compile(db, options.arch).value_or(kSecondsPerCompile);
+  const double seconds_per_compile = records.seconds_per_compile().value_or(kSecondsPerCompile);
   spdlog::info("dry run ({} search{}): {} candidate(s) for {} problem(s), {} not yet in {}: about {:.0f} s with {} worker(s)",
                options.strategy, options.budget.max_candidates ? ", budget " + std::to_string(*options.budget.max_candidates)
                                                                 : std::string(),
@@ -131,14 +135,11 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
       return true;
     };
     if (stored(retried)) return true;
-    // Known to fail or spill (compile_outcomes): settled without compiling again.
-    if (!options.retune) {
-      if (const std::optional<cache::CompileOutcomeRecord> record = db.find_compile_outcome(key);
-          record && known_compile_failure(*record)) {
-        ++run.compiles_avoided;
-        ++done;
-        return true;
-      }
+    // Known or predicted to fail or spill (compile_records.hpp): settled without compiling.
+    if (!options.retune && records.known_failure(config)) {
+      ++run.compiles_avoided;
+      ++done;
+      return true;
     }
     if (!claims.try_claim(key)) return false;
     if (stored(true)) {  // by the run whose claim this one follows
@@ -183,7 +184,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
     for (const CompileOutcome& outcome : outcomes) {
       ++done;
       std::string message = kernel_name(outcome.config);
-      record_compile_outcome(db, outcome, options.arch);
+      records.record(outcome);
       if (outcome.compiled) {
         db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
         message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";

@@ -26,16 +26,13 @@ CandidateResult predicted_result(const KernelConfig& config, const Problem& prob
   return std::isfinite(ms) && ms > 0 ? CandidateResult::measured(ms) : CandidateResult::failed();
 }
 
-std::vector<KernelConfig> plan_problem(const std::string& strategy_name, SearchSetup setup,
-                                       const std::function<bool(const KernelConfig&)>& known_to_fail) {
+std::vector<KernelConfig> plan_problem(const std::string& strategy_name, SearchSetup setup) {
   setup.budget.max_seconds.reset();
   const Problem problem = setup.problem;
   const DeviceModel device = setup.device;
   std::unique_ptr<Strategy> strategy = make_strategy(strategy_name, setup);
-  return predicted_candidates(*strategy, [&](const KernelConfig& config) {
-    return known_to_fail && known_to_fail(config) ? CandidateResult::failed()
-                                                  : predicted_result(config, problem, device);
-  });
+  return predicted_candidates(*strategy,
+                              [&](const KernelConfig& config) { return predicted_result(config, problem, device); });
 }
 
 }  // namespace gemmtune::tuner

@@ -1,6 +1,5 @@
 // What a strategy would hand out for compiling on a GPU, worked out without one: the strategy
-// runs with the cost model's estimate standing in for each measurement (and a failure for a
-// configuration whose compile is known to fail or spill), so that guided search spends its
+// runs with the cost model's estimate standing in for each measurement, so that guided search spends its
 // budget on the model's favourites and their neighbours, random search on the budget's first
 // draws and exhaustive search on everything. `tune --dry-run` compiles this plan, `--list`
 // prints it. No GPU, no compiling here.
@@ -28,8 +27,7 @@ std::vector<KernelConfig> predicted_candidates(Strategy& strategy, const Predict
 CandidateResult predicted_result(const KernelConfig& config, const Problem& problem, const DeviceModel& device);
 
 // One problem's plan: the strategy named `strategy_name` built from `setup` (its time budget
-// left out), driven by the cost model, with configurations `known_to_fail` answered as failed.
-std::vector<KernelConfig> plan_problem(const std::string& strategy_name, SearchSetup setup,
-                                       const std::function<bool(const KernelConfig&)>& known_to_fail);
+// left out), driven by the cost model.
+std::vector<KernelConfig> plan_problem(const std::string& strategy_name, SearchSetup setup);
 
 }  // namespace gemmtune::tuner

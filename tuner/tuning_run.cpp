@@ -51,7 +51,7 @@ class ProblemTuner {
                const DeviceInfo& device, std::int64_t gpu_id, const cache::GpuKey& gpu_key, std::string run_id,
                RunReport& run)
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
-        gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run) {}
+        gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run), records_(db, device.arch()) {}
 
   // tick(done, planned, resumed, message), as Progress has them.
   ProblemReport tune(const Problem& problem,
@@ -76,6 +76,10 @@ class ProblemTuner {
     for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
+    // Configurations known or predicted to fail or spill (compile_records.hpp) are left out of
+    // the space, so that the search spends its budget on ones that can launch.
+    report.pruned = static_cast<std::size_t>(
+        std::erase_if(setup.space, [&](const KernelConfig& c) { return records_.known_failure(c).has_value(); }));
     report.space = setup.space.size();
     std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
     const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
@@ -109,24 +113,20 @@ class ProblemTuner {
           finish(*config, found->second, name + ": already measured");
           continue;
         }
-        // Compiled before, for another problem or run: a known failure is recorded without
-        // compiling it again, a stored cubin is measured as it is.
-        const cache::BinaryKey key = binary_key(*config, device_.arch());
-        const std::optional<cache::CompileOutcomeRecord> compiled_before = db_.find_compile_outcome(key);
-        if (compiled_before) {
-          if (const std::optional<KnownCompileFailure> known = known_compile_failure(*compiled_before)) {
-            record(problem_id, *config, known->status, known->reason, {}, std::nullopt, replace_winner);
-            ++report.failed;
-            ++run_.compiles_avoided;
-            finish(*config, CandidateResult::failed(), name + ": " + std::string(cache::to_string(known->status)) +
-                                                           " (known, not compiled)");
-            continue;
-          }
+        // Compiled before, for another problem or run: a known (or predicted) failure is
+        // recorded without compiling it, a stored cubin is measured as it is.
+        if (const std::optional<KnownCompileFailure> known = records_.known_failure(*config)) {
+          record(problem_id, *config, known->status, known->reason, {}, std::nullopt, replace_winner);
+          ++report.failed;
+          ++run_.compiles_avoided;
+          finish(*config, CandidateResult::failed(),
+                 name + ": " + std::string(cache::to_string(known->status)) + " (known, not compiled)");
+          continue;
         }
-        if (auto binary = db_.find_binary(key)) {
+        if (auto binary = db_.find_binary(binary_key(*config, device_.arch()))) {
           ++run_.cubins_reused;
           CompiledKernel compiled = from_binary(*binary);
-          if (!compiled_before) db_.store_compile_outcome(compiled_outcome(compiled, std::nullopt));
+          if (!records_.has_record(*config)) records_.record_stored(compiled);
           ready.emplace_back(*config, std::move(compiled));
           continue;
         }
@@ -139,7 +139,7 @@ class ProblemTuner {
       if (ready.empty()) run_.waiting_for_compiles_seconds += seconds_since(collecting_started);
       for (CompileOutcome& outcome : outcomes) {
         run_.compile_worker_seconds += outcome.seconds;
-        record_compile_outcome(db_, outcome, device_.arch());
+        records_.record(outcome);
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
           ready.emplace_back(outcome.config, std::move(*outcome.compiled));
@@ -230,6 +230,7 @@ class ProblemTuner {
   cache::GpuKey gpu_key_;
   std::string run_id_;
   RunReport& run_;
+  CompileRecords records_;
 };
 
 const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {

@@ -43,6 +43,7 @@ struct ProblemReport {
   std::size_t resumed = 0;        // found in the database
   std::size_t failed = 0;         // in this run, any failure status
   std::size_t space = 0;
+  std::size_t pruned = 0;         // left out of the space: known or predicted to fail or spill
 };
 
 struct RunReport {
