@@ -66,8 +66,7 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
   return space;
 }
 
-std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment) {
+WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem, int alignment) {
   std::vector<std::pair<double, KernelConfig>> nearby;
   for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
     if (entry.gpu != gpu) continue;
@@ -88,9 +87,27 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
     }
   }
   std::sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<KernelConfig> seeds;
-  for (std::size_t i = 0; i < nearby.size() && i < 3; ++i) seeds.push_back(nearby[i].second);
-  return seeds;
+  WarmStart warm;
+  for (std::size_t i = 0; i < nearby.size() && i < 3; ++i) {
+    warm.distances.push_back(nearby[i].first);
+    warm.seeds.push_back(nearby[i].second);
+  }
+  return warm;
+}
+
+bool WarmStart::neighbours_agree() const {
+  if (seeds.size() < kAgreeing) return false;
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    if (distances[i] > kAgreeWithin || !(seeds[i] == seeds.front())) return false;
+  }
+  return true;
+}
+
+std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, std::size_t space_size) {
+  if (asked.max_candidates || asked.max_seconds || !warm.neighbours_agree()) return std::nullopt;
+  Budget budget;
+  budget.max_candidates = std::clamp<std::size_t>(space_size / 10, kWarmMin, kWarmMax);
+  return budget;
 }
 
 std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space) {

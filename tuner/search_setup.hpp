@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,25 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
 
 // Warm start: the winners of the three nearest tuned problems of the same layout on this GPU,
 // moved to this problem's alignment where their family allows it.
-std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment);
+struct WarmStart {
+  std::vector<KernelConfig> seeds;
+  std::vector<double> distances;  // log_distance of each seed's problem
+  // Every seed is the same configuration and its problem within kAgreeWithin: the search
+  // around it needs less than the default budget (warm_budget).
+  bool neighbours_agree() const;
+  static constexpr std::size_t kAgreeing = 2;    // at least this many neighbours
+  static constexpr double kAgreeWithin = 1.0;    // log2 distance: each side within 2x, or so
+};
+WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem, int alignment);
+
+// The budget of a guided search whose neighbours' winners agree, when the user set none: a
+// tenth of the space, between kWarmMin and kWarmMax candidates. The agreed winner is measured
+// first and its neighbourhood next, so the smaller budget shortens the search around it (not yet
+// measured against the full default on a GPU: bench/results/2026-12-02-tuning-cost.md says what
+// to run). nullopt when the user gave a budget or the neighbours do not agree.
+inline constexpr std::size_t kWarmMin = 20;
+inline constexpr std::size_t kWarmMax = 60;
+std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, std::size_t space_size);
 
 // The default configuration of each family present in `space`, at the alignment the space has
 // for that family.

@@ -72,7 +72,8 @@ class ProblemTuner {
     setup.budget = options_.budget;
     // Seeds: the nearest tuned problems' winners, then every family's default configuration, so
     // that a search misled by the cost model still never ends worse than a default.
-    setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment);
+    const WarmStart warm = warm_start(db_, gpu_key_, problem, alignment);
+    setup.seeds = warm.seeds;
     for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
@@ -81,6 +82,15 @@ class ProblemTuner {
     report.pruned = static_cast<std::size_t>(
         std::erase_if(setup.space, [&](const KernelConfig& c) { return records_.known_failure(c).has_value(); }));
     report.space = setup.space.size();
+    const std::optional<Budget> smaller =
+        options_.strategy == "guided" ? warm_budget(warm, options_.budget, setup.space.size()) : std::nullopt;
+    if (smaller) {
+      setup.budget = *smaller;
+      spdlog::info("{}: the winners of its {} nearest tuned problems agree ({}, the farthest at distance {:.2f}): "
+                   "budget {} candidates instead of the strategy's default",
+                   to_string(problem), warm.seeds.size(), kernel_name(warm.seeds.front()), warm.distances.back(),
+                   *smaller->max_candidates);
+    }
     std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
     const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
     bool replace_winner = options_.retune;
