@@ -72,6 +72,7 @@ class Database {
   // Stores a compiled kernel, replacing one with the same key.
   void store_binary(const Binary& binary);
   std::optional<Binary> find_binary(const BinaryKey& key) const;
+  bool has_binary(const BinaryKey& key) const;  // without reading the cubin
   // Every stored cubin without its bytes, by arch, NVRTC version and kernel name.
   std::vector<BinaryInfo> binaries() const;
   // The stored cubins counted by arch and NVRTC version, in that order.

@@ -22,6 +22,15 @@ const LoadedKernel& KernelStore::get(const KernelConfig& config) {
   }
 }
 
+bool KernelStore::has_cubin(const KernelConfig& config) const noexcept {
+  try {
+    if (kernels_.count(kernel_name(config)) > 0) return true;
+    return database_ != nullptr && database_->has_binary(binary_key(config, arch_));
+  } catch (const std::exception&) {
+    return false;  // only a preference: selection goes on without it
+  }
+}
+
 const LoadedKernel& KernelStore::load(const KernelConfig& config, const std::string& name) {
   std::optional<cache::Binary> binary;
   if (database_ != nullptr) {

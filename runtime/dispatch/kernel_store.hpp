@@ -23,6 +23,10 @@ class KernelStore {
   // can be neither loaded nor compiled. Not thread-safe: the caller serializes calls.
   const LoadedKernel& get(const KernelConfig& config);
 
+  // Whether `config` is loaded already or its cubin is in the database: serving it needs no
+  // compile. Never throws (false when the database cannot say).
+  bool has_cubin(const KernelConfig& config) const noexcept;
+
   std::uint64_t from_database() const { return from_database_; }
   std::uint64_t compiled() const { return compiled_; }
 

@@ -70,7 +70,9 @@ dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
 dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call) const {
   // cublas_sgemm takes 32-bit leading dimensions.
   const bool cublas_allowed = options_.prefer_cublas && dispatch::lds_fit_int(call.params);
-  return dispatch::select_kernel(tuning_.table, call, device_, {cublas_allowed});
+  // Called with miss_mutex_ held (route, plan), which guards kernels_.
+  return dispatch::select_kernel(tuning_.table, call, device_,
+                                 {cublas_allowed, [this](const KernelConfig& c) { return kernels_.has_cubin(c); }});
 }
 
 void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
@@ -109,7 +111,11 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call) 
   return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, plan}).first->second;
 }
 
-Selection Runtime::Impl::plan(const SgemmCall& call) const { return choose(checked(call)).selection; }
+Selection Runtime::Impl::plan(const SgemmCall& call) const {
+  const dispatch::RowMajorCall row_major = checked(call);
+  const std::lock_guard miss(miss_mutex_);  // choose() reads the kernel store
+  return choose(row_major).selection;
+}
 
 std::optional<Selection> Runtime::Impl::last_selection() const {
   const dispatch::LastRoute last = dispatch::t_last_route;

@@ -3,6 +3,8 @@
 // database), so that every rule is tested on any machine.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 
 #include "device.hpp"
@@ -15,7 +17,24 @@ namespace gemmtune::dispatch {
 
 struct SelectionPolicy {
   bool prefer_cublas = false;  // RuntimeOptions::prefer_cublas
+  // Whether the database holds `config`'s cubin for this device (then the first call loads it
+  // instead of compiling); empty: none is stored.
+  std::function<bool(const KernelConfig&)> has_cubin;
 };
+
+// How an untuned call is served (rules 2 and 3): the winners of the kNearestRanked nearest tuned
+// problems and the families' defaults are ranked by the cost model for the call's own shape.
+// Contenders whose block tiles fill less than kMinFillShare of what the best-fitting one fills
+// are left out (a 256x64 tile for a 64x64 call); a measured winner is taken unless a default is
+// faster by the model than kWinnerMargin of it (the winner's measurement on a neighbour is real
+// evidence, the model's placing of families is rough); and a contender whose cubin is stored
+// is preferred within kStoredMargin of the pick (a first call then loads instead of compiling:
+// 591 ms for a wgmma tile).
+inline constexpr std::size_t kNearestRanked = 3;
+inline constexpr double kMinFillShare = 0.5;
+inline constexpr double kWinnerMargin = 1.15;
+inline constexpr double kStoredMargin = 1.10;
+inline constexpr std::size_t kRankingShown = 3;  // the model's first, named in the note (and the winners)
 
 struct Choice {
   Selection selection;
@@ -24,9 +43,10 @@ struct Choice {
 
 // The rules, in order (docs/api.md):
 // 1. the winner of the tuned problem with the call's layout, M, N and K;
-// 2. else the winner of the nearest tuned problem of the same layout (log_distance;
-//    ties: the smaller problem), layouts are never crossed;
-// 3. else the vectorized family's default configuration, else reg2d's.
+// 2. else the best by the cost model of the winners of the nearest tuned problems of the same
+//    layout (log_distance; ties: the smaller problem; layouts are never crossed) and
+// 3. the default configurations of the families tuned by default (not single-pass TF32), as
+//    the constants above say; the note names the ranking and why the pick.
 // A winner is taken at its own alignment or, when the call's pointers and leading dimensions
 // allow less, at the widest narrower alignment its family offers; never wider than it was
 // measured. A tuned winner that cannot serve the call (can_implement refuses it) is skipped
