@@ -144,7 +144,9 @@ int tune_main(int argc, char** argv) {
       "Every candidate is compiled (NVRTC, in worker processes), checked against cuBLAS on the same\n"
       "random inputs, and timed in a separate process; every result, failures included, is kept in\n"
       "the database. A re-run skips what is stored, so an interrupted run resumes. The results table\n"
-      "goes to standard output; progress, logs and errors to standard error.\n" +
+      "goes to standard output, then where the run's time went (measuring, waiting for compiles,\n"
+      "compiling) and what the early cut of slow candidates saved; progress, logs and errors go to\n"
+      "standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
@@ -158,8 +160,9 @@ int tune_main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"exhaustive", "random", "guided"}));
   app.add_option("--budget", budget_text,
-                 "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
-                 "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
+                 "Per problem: a number of candidates (120) or a time (90s, 15m; a dry run's compiling); default: "
+                 "the strategy's own (guided: a quarter of the space, at most 300, and 20 to 60 where the nearest "
+                 "tuned problems agree on a winner; exhaustive: all; random: all, in random order)");
   app.add_option("--jobs", options.jobs,
                  "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
