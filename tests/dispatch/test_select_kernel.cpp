@@ -22,8 +22,10 @@ struct Fixture {
   cache::Database db = cache::Database::open(dir.file("tuned.db"), cache::OpenMode::ReadWrite);
 
   Choice select(const SgemmCall& call, const cache::GpuKey& gpu = fake_gpu(), bool prefer_cublas = false) const {
-    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call), DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor},
-                         {prefer_cublas});
+    SelectionPolicy policy;  // no cubin stored
+    policy.prefer_cublas = prefer_cublas;
+    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call),
+                         DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor}, policy);
   }
 };
 
