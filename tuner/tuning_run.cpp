@@ -77,10 +77,13 @@ class ProblemTuner {
     for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
+    const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
     // Configurations known or predicted to fail or spill (compile_records.hpp) are left out of
-    // the space, so that the search spends its budget on ones that can launch.
-    report.pruned = static_cast<std::size_t>(
-        std::erase_if(setup.space, [&](const KernelConfig& c) { return records_.known_failure(c).has_value(); }));
+    // the space, so that the search spends its budget on ones that can launch; those this
+    // problem has results for stay, so that a re-run replays its search and measures nothing new.
+    report.pruned = static_cast<std::size_t>(std::erase_if(setup.space, [&](const KernelConfig& c) {
+      return stored.count(kernel_name(c)) == 0 && records_.known_failure(c).has_value();
+    }));
     report.space = setup.space.size();
     const std::optional<Budget> smaller =
         options_.strategy == "guided" ? warm_budget(warm, options_.budget, setup.space.size()) : std::nullopt;
@@ -92,7 +95,6 @@ class ProblemTuner {
                    *smaller->max_candidates);
     }
     std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
-    const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
     bool replace_winner = options_.retune;
 
     // A candidate may take this long before it is killed as hung: generous for a kernel a
