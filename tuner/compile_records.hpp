@@ -4,16 +4,18 @@
 // to fail or to spill past the measured limit (spill_limit.hpp) is not compiled again.
 //
 // The register-pressure rule: a configuration is also predicted to spill when a variant that
-// differs from it in STAGES alone spilled past the limit. Fitted to 558 dry-run compiles at
-// sm_90 (NVRTC 13.0; every default family, random and guided samples on nn 4096^3, 1000^3 and
-// tn 64x3000x800, bench/results/2026-12-02-tuning-cost.md): in the 72 groups of configurations
-// that differ only in STAGES the verdict never differed; in tmawgmma and tmatf32 (54 groups)
-// the registers never differed either (the stages are shared memory and barriers only), in
-// warptile, wgmma and tf32x3 (18 groups) they did by a few registers. The spilling
-// configurations follow no simpler rule of the parameters (tmatf32's split-K schedule spills at
-// SPLITK 4 and 8 and not at 2 or 16, warptile's depends on the block, warp and thread tiles and
-// BK together), so the rule generalizes records rather than guessing from the parameters:
-// one compile of a tile settles every depth of its pipeline.
+// differs from it in STAGES alone spilled past the limit. Fitted to 750 dry-run compiles at
+// sm_90 (NVRTC 13.0, every default family; guided, random and exhaustive samples on nn 4096^3,
+// 1000^3 and tn 64x3000x800: tests/tuner/data/sm90-compile-outcomes.csv, 80 of them spilling):
+// in the 99 groups of configurations that differ only in STAGES the verdict never differed; in
+// tmawgmma and tmatf32 (81 groups) the registers never differed either (the stages are shared
+// memory and barriers), in warptile and wgmma they did in 8 of 16 groups, by a few registers.
+// The spilling configurations follow no simpler rule of the parameters (tmatf32's split-K
+// schedule spills at SPLITK 4 and 8 and not at 2 or 16; warptile's depends on the block, warp
+// and thread tiles and BK together), so the rule generalizes records rather than guessing from
+// the parameters: one compile of a tile settles every depth of its pipeline. Held out half by
+// half (tests/tuner_driver/test_compile_records.cpp) it predicts every spilling configuration
+// of a group from its siblings and no configuration that compiled without spilling.
 #pragma once
 
 #include <optional>
