@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   CLI::App app{"compile_phases: where NVRTC's time goes for a few configurations, under option variants"};
   app.add_option("--arch", arch, "Arch to compile for")->capture_default_str();
   app.add_option("--repeat", repeat, "Compiles of each configuration a variant")->capture_default_str();
-  app.add_option("--variant", variants, "Extra NVRTC options, space-separated (repeatable)");
+  app.add_option("--variant", variants, "Extra NVRTC options, space-separated (repeatable)")->allow_extra_args(false);
   bool batch = false;
   app.add_flag("--batch", batch, "Also compile each family's configurations as one program");
   app.add_option("names", names, "Kernel names (default: every default family's default)");
