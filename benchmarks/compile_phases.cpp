@@ -21,13 +21,15 @@
 
 #include <nvrtc.h>
 
+#include "exit_codes.hpp"
 #include "family_registry.hpp"
 #include "kernel_sources.hpp"
+#include "log_options.hpp"
+#include "numeric_options.hpp"
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 
-using namespace gemmtune;
-
+namespace gemmtune {
 namespace {
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -57,7 +59,7 @@ void add_phase_times(const std::string& path, std::map<std::string, double>& tot
 }
 
 void check(nvrtcResult result, const char* call) {
-  if (result != NVRTC_SUCCESS) throw std::runtime_error(std::string(call) + ": " + nvrtcGetErrorString(result));
+  if (result != NVRTC_SUCCESS) throw Error(std::string(call) + ": " + nvrtcGetErrorString(result));
 }
 
 // Compiles `configs` (one family) as one program with a name expression each; returns the wall
@@ -93,81 +95,90 @@ double compile_batch(const std::vector<KernelConfig>& configs, const std::string
   return seconds;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  keep_ptxas_reports();
+struct Options {
   std::string arch = "sm_90";
   int repeat = 1;
-  std::vector<std::string> variants, names;
-  CLI::App app{"compile_phases: where NVRTC's time goes for a few configurations, under option variants"};
-  app.add_option("--arch", arch, "Arch to compile for")->capture_default_str();
-  app.add_option("--repeat", repeat, "Compiles of each configuration a variant")->capture_default_str();
-  app.add_option("--variant", variants, "Extra NVRTC options, space-separated (repeatable)")->allow_extra_args(false);
   bool batch = false;
-  app.add_flag("--batch", batch, "Also compile each family's configurations as one program");
-  app.add_option("names", names, "Kernel names (default: every default family's default)");
-  CLI11_PARSE(app, argc, argv);
+  std::vector<std::string> variants, names;
+};
+
+// One variant's compiles of `configs`, `repeat` times: the wall time a cubin and NVRTC's phases.
+void time_variant(const std::vector<KernelConfig>& configs, const Options& options, const std::string& variant,
+                  const std::string& csv) {
+  std::map<std::string, double> phases;
+  double wall = 0;
+  int compiled = 0;
+  for (int r = 0; r < options.repeat; ++r) {
+    for (const KernelConfig& config : configs) {
+      std::vector<std::string> extra = split_words(variant);
+      extra.push_back("--time=" + csv);
+      std::remove(csv.c_str());
+      const auto start = std::chrono::steady_clock::now();
+      const CompiledKernel kernel = compile_kernel(config, options.arch, extra);  // throws: exit 3
+      wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (r == 0 && variant.empty()) std::cout << kernel.kernel_name << ": " << to_string(kernel.resources) << '\n';
+      ++compiled;
+      add_phase_times(csv, phases);
+    }
+  }
+  std::printf("variant [%s]: %d cubins, %.3f s a cubin (%.2f cubins/s in one process)\n", variant.c_str(), compiled,
+              wall / compiled, compiled / wall);
+  for (const auto& [phase, ms] : phases) std::printf("  %-40s %9.1f ms a cubin\n", phase.c_str(), ms / compiled);
+}
+
+int run(Options options) {
   std::vector<KernelConfig> configs;
   try {
-    if (names.empty()) {
+    if (options.names.empty()) {
       for (const KernelFamily* family : all_families()) {
-        if (!family->tuned_by_default() || !family->compile_arch(arch)) continue;
+        if (!family->tuned_by_default() || !family->compile_arch(options.arch)) continue;
         configs.push_back(family->default_config(Layout::NN, family->alignments().front()));
       }
     }
-    for (const std::string& name : names) configs.push_back(parse_kernel_name(name));
+    for (const std::string& name : options.names) configs.push_back(parse_kernel_name(name));
   } catch (const std::exception& error) {
-    std::cerr << "compile_phases: " << error.what() << '\n';
-    return 2;
+    throw BadInput(error.what());
   }
-  variants.insert(variants.begin(), "");
+  options.variants.insert(options.variants.begin(), "");
   const std::string csv = "/tmp/compile_phases." + std::to_string(::getpid()) + ".csv";
-  for (const std::string& variant : variants) {
-    std::map<std::string, double> phases;
-    double wall = 0;
-    int compiled = 0;
-    for (int r = 0; r < repeat; ++r) {
-      for (const KernelConfig& config : configs) {
-        std::vector<std::string> options = split_words(variant);
-        options.push_back("--time=" + csv);
-        std::remove(csv.c_str());
-        const auto start = std::chrono::steady_clock::now();
-        try {
-          const CompiledKernel kernel = compile_kernel(config, arch, options);
-          if (r == 0 && variant.empty()) std::cout << kernel.kernel_name << ": " << to_string(kernel.resources) << '\n';
-          ++compiled;
-        } catch (const std::exception& error) {
-          std::cerr << "compile_phases: " << kernel_name(config) << " [" << variant << "]: " << error.what() << '\n';
-          return 3;
-        }
-        wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        add_phase_times(csv, phases);
-      }
-    }
-    std::remove(csv.c_str());
-    std::printf("variant [%s]: %d cubins, %.3f s a cubin (%.2f cubins/s in one process)\n", variant.c_str(), compiled,
-                wall / compiled, compiled / wall);
-    for (const auto& [phase, ms] : phases) std::printf("  %-40s %9.1f ms a cubin\n", phase.c_str(), ms / compiled);
-  }
-  if (batch) {
+  for (const std::string& variant : options.variants) time_variant(configs, options, variant, csv);
+  if (options.batch) {
     std::map<std::string, std::vector<KernelConfig>> by_family;
     for (const KernelConfig& config : configs) by_family[config.family].push_back(config);
     std::map<std::string, double> phases;
     double wall = 0;
-    try {
-      for (int r = 0; r < repeat; ++r) {
-        for (const auto& [family, members] : by_family) wall += compile_batch(members, arch, csv, phases);
-      }
-    } catch (const std::exception& error) {
-      std::cerr << "compile_phases: batch: " << error.what() << '\n';
-      return 3;
+    for (int r = 0; r < options.repeat; ++r) {
+      for (const auto& [family, members] : by_family) wall += compile_batch(members, options.arch, csv, phases);
     }
-    std::remove(csv.c_str());
-    const int compiled = repeat * static_cast<int>(configs.size());
+    const int compiled = options.repeat * static_cast<int>(configs.size());
     std::printf("batch (a program a family): %d kernels, %.3f s a kernel (%.2f kernels/s in one process)\n", compiled,
                 wall / compiled, compiled / wall);
     for (const auto& [phase, ms] : phases) std::printf("  %-40s %9.1f ms a kernel\n", phase.c_str(), ms / compiled);
   }
-  return 0;
+  std::remove(csv.c_str());
+  return kExitDone;
+}
+
+}  // namespace
+}  // namespace gemmtune
+
+int main(int argc, char** argv) {
+  using namespace gemmtune;
+  keep_ptxas_reports();
+  Options options;
+  LogOptions log_options;
+  CLI::App app{"compile_phases: where NVRTC's time goes for a few configurations (its --time phases), under\n"
+               "option variants, in this one process; no GPU needed.\n" +
+               exit_codes_help("flags, a kernel name", "a configuration failed to compile")};
+  prefix_parse_errors(app, "compile_phases");
+  app.add_option("--arch", options.arch, "Arch to compile for")->capture_default_str();
+  app.add_option("--repeat", options.repeat, "Compiles of each configuration a variant")
+      ->capture_default_str()
+      ->check(whole_number(1, 1000));
+  app.add_option("--variant", options.variants, "Extra NVRTC options, space-separated (repeatable)")
+      ->allow_extra_args(false);
+  app.add_flag("--batch", options.batch, "Also compile each family's configurations as one program");
+  app.add_option("names", options.names, "Kernel names (default: every default family's default)");
+  add_log_options(app, log_options);
+  return parse_and_run(app, argc, argv, "compile_phases", log_options, [&] { return run(options); });
 }
