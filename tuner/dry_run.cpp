@@ -97,7 +97,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   std::size_t to_compile = 0;
   for (const KernelConfig& config : candidates) {
     const cache::BinaryKey key = binary_key(config, options.arch);
-    if (options.retune || (!db.find_binary(key) && !records.known_failure(config))) ++to_compile;
+    if (options.retune || (!db.has_binary(key) && !records.known_failure(config))) ++to_compile;
   }
   CompilePool pool(options.jobs, options.arch);
   const double seconds_per_compile = records.seconds_per_compile().value_or(kSecondsPerCompile);
@@ -128,7 +128,7 @@ RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& pr
   auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
     const cache::BinaryKey key = binary_key(config, options.arch);
     const auto stored = [&](bool meanwhile) {
-      if (options.retune || !db.find_binary(key)) return false;
+      if (options.retune || !db.has_binary(key)) return false;
       ++run.cubins_reused;
       if (meanwhile) ++run.cubins_stored_concurrently;
       ++done;

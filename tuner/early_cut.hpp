@@ -3,10 +3,11 @@
 //
 // - cut: the fastest probe repetition is more than kReach times the best median so far. Then the
 //   candidate cannot be the winner unless every one of its probe repetitions ran more than
-//   kReach - 1 (10%) slower than its own median; after a warm-up, with the clocks up and the
-//   inputs rotated, repetitions of one kernel on the H200 spread by 1-3% (p90/p10 of the
-//   recorded measurements), so a cut candidate is slower than the best by at least
-//   kReach / (1 + spread) - 1, about 7%. It is stored with the probe's times and repetitions.
+//   kReach - 1 (10%) slower than its own median. After a warm-up, with the clocks up and the
+//   inputs rotated, the p10-p90 spread of a kernel's repetitions averages 1.3% of its median in
+//   the recorded H200 measurements (tests/tuner/data; at most 18%), so a cut candidate is, but
+//   for rare noise, slower than the best by about 10% less its spread. It is stored with the
+//   probe's times and repetitions.
 // - extend: the probe's median is within kClose of the best: a close contender, timed kExtend
 //   times the planned repetitions, so that the winner between close ones is decided on more
 //   samples.
