@@ -80,7 +80,9 @@ double compile_batch(const std::vector<KernelConfig>& configs, const std::string
         "nvrtcCreateProgram");
   std::vector<std::string> instantiations;
   for (const KernelConfig& config : configs) instantiations.push_back(family.instantiation(config));
-  for (const std::string& name : instantiations) check(nvrtcAddNameExpression(program, name.c_str()), "nvrtcAddNameExpression");
+  for (const std::string& name : instantiations) {
+    check(nvrtcAddNameExpression(program, name.c_str()), "nvrtcAddNameExpression");
+  }
   const std::string target = "--gpu-architecture=" + *family.compile_arch(arch);
   const std::string time = "--time=" + csv;
   std::vector<const char*> options{"-std=c++17", "--ptxas-options=-v", target.c_str(), time.c_str()};

@@ -126,8 +126,8 @@ class Bench {
     if (options_.untuned) {
       const dispatch::Choice choice = untuned_choice(problem, measurement.call());
       // With prefer_cublas off, the choice is always a kernel.
-      all_passed = bench_config("untuned", "runtime's pick untuned (" + std::string(to_string(choice.selection.reason)) +
-                                               ")", *choice.config) && all_passed;
+      const std::string why = "runtime's pick untuned (" + std::string(to_string(choice.selection.reason)) + ")";
+      all_passed = bench_config("untuned", why, *choice.config) && all_passed;
       spdlog::info("{} untuned: {}", shape, describe(choice.selection));
     }
     if (std::optional<KernelConfig> tuned = tuned_winner(problem)) {

@@ -86,8 +86,8 @@ bool cublas_instead(const SelectionPolicy& policy, const TunedProblem& tuned, Se
 // A winner taken at a narrower alignment than it was tuned with says so.
 void note_narrowed(const TunedProblem& tuned, const KernelConfig& variant, const Selection& selection, Notes& notes) {
   if (variant.align == tuned.config->align) return;
-  notes.add("the winner of " + to_string(tuned.problem) + " was tuned with align" + std::to_string(tuned.config->align) +
-            "; this call allows align" + std::to_string(selection.call_align));
+  notes.add("the winner of " + to_string(tuned.problem) + " was tuned with align" +
+            std::to_string(tuned.config->align) + "; this call allows align" + std::to_string(selection.call_align));
 }
 
 // A kernel that could serve an untuned call, and what the cost model says of it there.
@@ -193,10 +193,10 @@ Choice rank_untuned(const std::vector<const TunedProblem*>& nearest, const std::
     if (i >= kRankingShown && !kept[i]->tuned && kept[i] != pick) continue;
     ranking += (ranking.empty() ? "" : ", ") + std::to_string(i + 1) + ". " + describe_contender(*kept[i]);
   }
+  const std::size_t left_out = contenders.size() - kept.size();
   notes.add("ranked by the cost model for " + to_string(selection.problem) + ": " + ranking +
-            (contenders.size() > kept.size()
-                 ? "; " + std::to_string(contenders.size() - kept.size()) + " left out, their tiles far larger than the problem"
-                 : std::string()));
+            (left_out ? "; " + std::to_string(left_out) + " left out, their tiles far larger than the problem"
+                      : std::string()));
   selection.reason = pick->tuned ? Reason::Nearest : Reason::Default;
   if (pick->tuned) {
     selection.tuned_problem = shape_of(pick->tuned->problem);

@@ -50,8 +50,8 @@ cache::CompileOutcomeRecord compiled_outcome(const CompiledKernel& compiled, std
   return outcome;
 }
 
-cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch, const std::string& error,
-                                           double seconds) {
+cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch,
+                                           const std::string& error, double seconds) {
   cache::CompileOutcomeRecord outcome;
   outcome.key = binary_key(config, arch);
   outcome.compile_seconds = seconds;

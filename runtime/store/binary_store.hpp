@@ -25,7 +25,7 @@ CompiledKernel from_binary(const cache::Binary& binary);
 // `seconds` (nullopt: not known, e.g. read back from a stored cubin).
 cache::CompileOutcomeRecord compiled_outcome(const CompiledKernel& compiled, std::optional<double> seconds);
 // A compile of `config` for `arch` that failed with `error`.
-cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch, const std::string& error,
-                                           double seconds);
+cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch,
+                                           const std::string& error, double seconds);
 
 }  // namespace gemmtune
