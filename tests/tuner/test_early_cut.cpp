@@ -38,7 +38,8 @@ TEST_CASE("early cut: a candidate as fast as the best is never cut while its rep
 
 TEST_CASE("early cut on recorded H200 measurements: no problem's winner is cut, and most of the slow are",
           "[tuner]") {
-  const cache::Database db = testing::open_recording("gemmtune-early-cut");
+  const testing::Recording recording("gemmtune-early-cut");
+  const cache::Database& db = recording.db();
   const std::vector<cache::Gpu> gpus = db.gpus();
   REQUIRE(gpus.size() == 1);
   for (const cache::ProblemSummary& recorded : db.problem_summaries()) {

@@ -61,7 +61,8 @@ Replay replay(const cache::Database& db, std::int64_t gpu_id, const cache::Probl
 
 TEST_CASE("guided search reaches 97% of the exhaustive best on recorded H200 measurements, measuring a quarter",
           "[tuner][strategy]") {
-  const cache::Database db = testing::open_recording("gemmtune-guided-replay");
+  const testing::Recording recording("gemmtune-guided-replay");
+  const cache::Database& db = recording.db();
   const std::vector<cache::Gpu> gpus = db.gpus();
   REQUIRE(gpus.size() == 1);
   const std::vector<cache::ProblemSummary> problems = db.problem_summaries();
