@@ -39,7 +39,7 @@ struct ExportableDatabase {
     cache::Database db = cache::Database::open(path, cache::OpenMode::ReadWrite);
     add_winner(db, fake_gpu(), kProblem, winner_config(), 0.25, 0.5);
     add_winner(db, other_gpu(), kProblem, winner_config(), 0.5, 0.5);
-    for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()))) {
+    for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()), "sm_90")) {
       cache::Binary binary;
       binary.key = binary_key(config, "sm_90");
       binary.lowered_name = "_Z" + kernel_name(config);
@@ -68,7 +68,7 @@ TEST_CASE("dispatch: selectable_configs holds each winner with its narrower alig
   cache::Database db = cache::Database::open(dir.file("t.db"), cache::OpenMode::ReadWrite);
   add_winner(db, fake_gpu(), kProblem, winner_config());
   std::vector<std::string> names;
-  for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()))) {
+  for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()), "sm_90")) {
     names.push_back(kernel_name(config));
   }
   const std::string winner = kernel_name(winner_config());
