@@ -131,7 +131,11 @@ TEST_CASE("dispatch: export-kernels writes the winners' cubins and a manifest th
   const std::optional<StoredCubin> found = lookup(winner_config());
   REQUIRE(found);
   CHECK(found->cubin == fake_cubin(kernel_name(winner_config())));
-  CHECK_FALSE(lookup(config_of("warptile", Layout::NN, 4)));
+  // Not a winner, nor any family's default (those are all exported): not there.
+  const KernelConfig not_exported = config_of("warptile", Layout::NN, 4, {{"BM", 64}});
+  CHECK_FALSE(lookup(not_exported));
+  CHECK_FALSE(cubin_check(source, "sm_90")(not_exported));
+  CHECK(cubin_check(source, "sm_90")(winner_config()));
   CHECK_THAT(compile_refusal(source), Catch::Contains("not in the export"));
 
   // A second export replaces the first whole, and leaves nothing beside it.

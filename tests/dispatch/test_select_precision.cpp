@@ -32,6 +32,10 @@ const KernelConfig kStrictWinner =
     config_of("vectorized", Layout::NN, 4, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"TM", 4}, {"TN", 4}});
 const KernelConfig kFp32Winner = find_family("tf32x3").default_config(Layout::NN, 4);
 const KernelConfig kTf32Winner = find_family("tmatf32").default_config(Layout::NN, 4);
+// Winners the cost model ranks first of their class for the untuned calls below (as their
+// families' defaults), so that a neighbour's winner is taken over a default (kWinnerMargin).
+const KernelConfig kStrictFavourite = find_family("warptile").default_config(Layout::NN, 4);
+const KernelConfig kFp32Favourite = find_family("tmawgmma").default_config(Layout::NN, 4);
 
 }  // namespace
 
@@ -60,14 +64,14 @@ TEST_CASE("dispatch: each class is served by the winner tuned for it", "[dispatc
 TEST_CASE("dispatch: a class without a winner of its own takes a stricter class's", "[dispatch]") {
   Fixture f;
   add_winner(f.db, fake_gpu(), {"nn", 1024, 1024, 1024}, kStrictWinner, 2.0, 2.5, "strict");
-  add_winner(f.db, fake_gpu(), {"nn", 4096, 4096, 4096}, kFp32Winner, 1.0, 2.5, "fp32");
+  add_winner(f.db, fake_gpu(), {"nn", 4096, 4096, 4096}, kFp32Favourite, 1.0, 2.5, "fp32");
   // The exact problem's strict winner before the fp32 winner of a farther problem.
   const Choice exact = f.select(fake_nn_call(1024, 1024, 1024), Precision::Tf32);
   CHECK(exact.selection.kernel == kernel_name(kStrictWinner));
   CHECK(exact.selection.reason == Reason::Measured);
   CHECK(exact.selection.precision == Precision::Strict);
   const Choice near = f.select(fake_nn_call(4000, 4000, 4000), Precision::Fp32);
-  CHECK(near.selection.kernel == kernel_name(kFp32Winner));
+  CHECK(near.selection.kernel == kernel_name(kFp32Favourite));
   CHECK(near.selection.reason == Reason::Nearest);
 }
 
@@ -83,10 +87,10 @@ TEST_CASE("dispatch: a strict call never gets a tensor-core kernel: the nearest 
   CHECK(find_family(fallback.config->family).precision() == Precision::Strict);
   CHECK_THAT(fallback.selection.note, Catch::Contains("no tuned nn problem for this GPU in a class strict admits"));
 
-  add_winner(f.db, fake_gpu(), {"nn", 256, 256, 256}, kStrictWinner, 0.1, 0.2, "strict");
+  add_winner(f.db, fake_gpu(), {"nn", 256, 256, 256}, kStrictFavourite, 0.1, 0.2, "strict");
   const Choice nearest = f.select(fake_nn_call(1024, 1024, 1024), Precision::Strict);
   CHECK(nearest.selection.reason == Reason::Nearest);
-  CHECK(nearest.selection.kernel == kernel_name(kStrictWinner));
+  CHECK(nearest.selection.kernel == kernel_name(kStrictFavourite));
   CHECK(nearest.selection.tuned_problem == ProblemShape{"nn", 256, 256, 256});
 }
 
@@ -118,7 +122,8 @@ TEST_CASE("dispatch: an untuned call ranks only the defaults its class admits; t
           "[dispatch]") {
   Fixture f;  // no winner at all: every pick is a family default ranked by the cost model
   for (Precision precision : {Precision::Strict, Precision::Fp32, Precision::Tf32}) {
-    for (const SgemmCall& call : {fake_nn_call(4096, 4096, 4096), fake_nn_call(64, 64, 64), fake_nn_call(12, 4096, 4096)}) {
+    for (const SgemmCall& call :
+         {fake_nn_call(4096, 4096, 4096), fake_nn_call(64, 64, 64), fake_nn_call(12, 4096, 4096)}) {
       const Choice choice = f.select(call, precision);
       REQUIRE(choice.config);
       CHECK(choice.selection.reason == Reason::Default);
