@@ -185,6 +185,21 @@ struct BinaryInfo {
   std::string compiled_at;
 };
 
+// What compiling one cubin key gave (table compile_outcomes): ptxas's figures when it compiled
+// (-1 where its report said nothing), the error when it did not.
+struct CompileOutcomeRecord {
+  BinaryKey key;
+  bool compiled = false;
+  int registers = -1;
+  int spill_store_bytes = -1;
+  int spill_load_bytes = -1;
+  int static_smem_bytes = -1;
+  std::optional<double> compile_seconds;  // in the worker; unknown for one read from a stored cubin
+  std::string error_text;
+  std::string compiled_at;  // UTC ISO-8601; empty means now
+  bool operator==(const CompileOutcomeRecord&) const = default;
+};
+
 // How many cubins a database holds for one arch and NVRTC version.
 struct BinaryCount {
   std::string arch;

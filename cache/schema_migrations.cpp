@@ -237,9 +237,33 @@ JOIN problems p ON p.id = m.problem_id
 JOIN configs c ON c.id = m.config_id;
 )sql";
 
+// Version 3: what compiling a configuration gave, once per cubin key (a property of the
+// configuration, arch, sources and compiler, not of a problem): every later problem and run
+// reuses it, and one known to fail or spill is not compiled again. Failures are kept too, which
+// binaries (cubins only) cannot hold.
+constexpr std::string_view kCompileOutcomes = R"sql(
+CREATE TABLE compile_outcomes (
+  kernel_name TEXT NOT NULL,
+  source_hash TEXT NOT NULL,
+  compile_options TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  nvrtc_version TEXT NOT NULL,
+  compiled INTEGER NOT NULL CHECK (compiled IN (0, 1)),
+  registers INTEGER NOT NULL DEFAULT -1,
+  spill_store_bytes INTEGER NOT NULL DEFAULT -1,
+  spill_load_bytes INTEGER NOT NULL DEFAULT -1,
+  static_smem_bytes INTEGER NOT NULL DEFAULT -1,
+  compile_seconds REAL CHECK (compile_seconds IS NULL OR compile_seconds >= 0),
+  error_text TEXT NOT NULL DEFAULT '',
+  compiled_at TEXT NOT NULL,
+  PRIMARY KEY (kernel_name, source_hash, compile_options, arch, nvrtc_version)
+);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "initial schema", kInitialSchema},
     {2, "precision classes", kPrecisionClasses},
+    {3, "compile outcomes", kCompileOutcomes},
 };
 
 }  // namespace

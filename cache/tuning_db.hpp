@@ -82,10 +82,19 @@ class Database {
   // Stores a compiled kernel, replacing one with the same key.
   void store_binary(const Binary& binary);
   std::optional<Binary> find_binary(const BinaryKey& key) const;
+  bool has_binary(const BinaryKey& key) const;  // without reading the cubin
   // Every stored cubin without its bytes, by arch, NVRTC version and kernel name.
   std::vector<BinaryInfo> binaries() const;
   // The stored cubins counted by arch and NVRTC version, in that order.
   std::vector<BinaryCount> binary_counts() const;
+
+  // What compiling a cubin key gave, recorded once a key (a later record replaces it: the same
+  // key compiles the same way, so this only refreshes the figures).
+  void store_compile_outcome(const CompileOutcomeRecord& outcome);
+  std::optional<CompileOutcomeRecord> find_compile_outcome(const BinaryKey& key) const;
+  // Every outcome recorded for `arch` by `nvrtc_version`, by kernel name: the data register
+  // rules are fitted to and compile times estimated from.
+  std::vector<CompileOutcomeRecord> compile_outcomes(const std::string& arch, const std::string& nvrtc_version) const;
 
  private:
   Database(Connection connection, OpenMode mode);

@@ -35,6 +35,14 @@ std::optional<Binary> Database::find_binary(const BinaryKey& key) const {
                 row.column<std::string>(5)};
 }
 
+bool Database::has_binary(const BinaryKey& key) const {
+  Statement row = connection_.prepare(
+      "SELECT 1 FROM binaries WHERE kernel_name = ?1 AND source_hash = ?2 AND compile_options = ?3"
+      " AND arch = ?4 AND nvrtc_version = ?5");
+  row.bind_all(key.kernel_name, key.source_hash, key.compile_options, key.arch, key.nvrtc_version);
+  return row.step();
+}
+
 std::vector<BinaryInfo> Database::binaries() const {
   Statement rows = connection_.prepare(
       "SELECT kernel_name, source_hash, compile_options, arch, nvrtc_version, registers, spill_bytes,"

@@ -86,6 +86,9 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
       " SELECT kernel_name, source_hash, compile_options, arch, nvrtc_version, lowered_name,"
       " cubin, registers, spill_bytes, compile_log, compiled_at FROM " + src + ".binaries"
       " WHERE true ON CONFLICT DO NOTHING");
+  counts.compile_outcomes += run(connection,
+      std::string("INSERT INTO main.compile_outcomes SELECT * FROM ") + src + ".compile_outcomes"
+      " WHERE true ON CONFLICT DO NOTHING");
   counts.winners += run(connection,
       "INSERT INTO main.winners (gpu_id, problem_id, precision, config_id, median_ms, tflops,"
       " cublas_ms, cublas_tflops, fp64_error, measured_at)"

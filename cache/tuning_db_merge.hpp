@@ -16,14 +16,16 @@ struct MergeCounts {
   std::int64_t configs = 0;
   std::int64_t measurements = 0;
   std::int64_t binaries = 0;
+  std::int64_t compile_outcomes = 0;
   std::int64_t winners = 0;
 };
 
-// Copies GPUs, problems, configurations, measurements, binaries and winners of each database
+// Copies GPUs, problems, configurations, measurements, binaries, compile outcomes and winners of each database
 // in `from_paths` (opened read-only) into `into`, in one transaction: a failure leaves `into`
 // as it was. Nothing in `into` is lost: measurements of both are kept, exact duplicates (same
 // GPU, problem, kernel and measured_at) once; of two winners for one (GPU, problem), the one
-// measured later wins. At most 10 sources (SQLite's limit on attached databases).
+// measured later wins; of two binaries or compile outcomes with one key, `into`'s stays. At most
+// 10 sources (SQLite's limit on attached databases).
 // Calls check_merge_sources first.
 MergeCounts merge_databases(Database& into, std::span<const std::string> from_paths);
 

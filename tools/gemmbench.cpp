@@ -9,6 +9,7 @@
 #include <iostream>
 #include <optional>
 
+#include "binary_store.hpp"
 #include "build_info.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_handles.hpp"
@@ -27,6 +28,7 @@
 #include "problem.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
+#include "select_kernel.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
 #include "text.hpp"
@@ -47,6 +49,7 @@ struct Options {
   float beta = 1.0f;
   std::string csv_path;
   std::string db_path;
+  bool untuned = false;  // also time what the runtime picks for the problem left out of --db
   double target_ms = 250.0;
   Precision precision = Precision::Fp32;  // families it admits; cuBLAS timed in its compute type
 };
@@ -122,6 +125,13 @@ class Bench {
       config.align = std::min(config.align, pick_alignment(find_family(config.family), call_align));
       all_passed = bench_config("named", "--kernel", config) && all_passed;
     }
+    if (options_.untuned) {
+      const dispatch::Choice choice = untuned_choice(problem, measurement.call());
+      // With prefer_cublas off, the choice is always a kernel.
+      const std::string why = "runtime's pick untuned (" + std::string(to_string(choice.selection.reason)) + ")";
+      all_passed = bench_config("untuned", why, *choice.config) && all_passed;
+      spdlog::info("{} untuned: {}", shape, describe(choice.selection));
+    }
     if (std::optional<KernelConfig> tuned = tuned_winner(problem)) {
       // The winner was tuned on aligned inputs like these; on others, its narrower variant.
       tuned->align = std::min(tuned->align, pick_alignment(find_family(tuned->family), call_align));
@@ -159,6 +169,24 @@ class Bench {
                    const std::string& summary, const KernelConfig& config, const std::string& why) {
     table.add_row({shape, version, summary, kernel_name(config), "-", "-", "-", "-", why});
     csv.add_row({shape, version, config.family, kernel_name(config), "", "", "", "", "", "", "", why});
+  }
+
+  // What the runtime picks for `problem` (select_kernel) if it were not tuned, for the class
+  // benchmarked: the database's winners of this GPU without the problem's own, or none without --db.
+  dispatch::Choice untuned_choice(const Problem& problem, const GemmParams& call) const {
+    const cache::GpuKey gpu{device_.name, device_.cc_major, device_.cc_minor, device_.sm_count};
+    std::vector<cache::WinnerEntry> others;
+    if (db_) {
+      for (cache::WinnerEntry& entry : db_->all_winners(device_.name)) {
+        if (entry.problem != to_row(problem)) others.push_back(std::move(entry));
+      }
+    }
+    dispatch::SelectionPolicy policy;
+    policy.precision = options_.precision;
+    policy.has_cubin = [&](const KernelConfig& config) {
+      return db_ && db_->has_binary(binary_key(config, device_.arch()));
+    };
+    return dispatch::select_kernel(dispatch::TuningTable(others, gpu), {problem.layout, call}, device_.traits(), policy);
   }
 
   // The database's winner of this class for this problem on this GPU, if --db was given and it has one.
@@ -339,6 +367,9 @@ int main(int argc, char** argv) {
   app.add_option("--beta", options.beta, "beta")->capture_default_str()->check(finite_number());
   app.add_option("--db", options.db_path, "Also time the winner tuned for each problem on this GPU in this database")
       ->check(CLI::ExistingFile);
+  app.add_flag("--untuned", options.untuned,
+               "Also time what the runtime would pick for each problem untuned: with --db, from its other "
+               "problems' winners (the problem itself left out) and the defaults; without, the defaults alone");
   app.add_option("--csv", options.csv_path, "Also write every row, with spread and repetitions, as CSV to this file");
   app.add_option("--target-ms", options.target_ms, "Timed work per kernel and problem, in ms")
       ->capture_default_str()

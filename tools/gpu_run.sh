@@ -20,7 +20,9 @@
 #   overhead  sgemm_overhead: host cost of a warm runtime call against a bare cudaLaunchKernel of the
 #             same kernel and cuBLAS (the figure: sgemm() overhead N us)
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
-#   compile   compile-only throughput: tune --dry-run --arch sm_90 with --jobs 16, 4 and 1
+#   compile   compile-only throughput: tune --dry-run --arch sm_90 --strategy exhaustive (cold, every
+#             candidate) with --jobs 16, 4 and 1, COMPILE_SECONDS (60) each, of COMPILE_FAMILIES
+#             (default: every family tuned by default)
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 #   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
 #             for bandwidth-bound problems
@@ -160,7 +162,8 @@ if wants compile; then
     rm -f /tmp/gemmtune-dry.db*
     echo "## --jobs $jobs" >> "$OUT/compile.md"
     timeout 150 "$build/bin/tune" --dry-run --arch sm_90 --jobs "$jobs" --shapes /tmp/gemmtune-one-shape.txt \
-      --families "${COMPILE_FAMILIES:-reg2d,vectorized}" --db /tmp/gemmtune-dry.db --quiet 2>&1 | tail -1 >> "$OUT/compile.md"
+      --strategy exhaustive --budget "${COMPILE_SECONDS:-60}s" ${COMPILE_FAMILIES:+--families "$COMPILE_FAMILIES"} \
+      --db /tmp/gemmtune-dry.db --quiet 2>&1 | tail -1 >> "$OUT/compile.md"
   done
   echo "(nproc: $(nproc))" >> "$OUT/compile.md"
   summary+=(compile.md)

@@ -19,7 +19,7 @@ Tuning times kernels on a GPU. Without one you can still, from the top of the so
   bash .ci/run
       install what is missing, build, and run the tests (those that need a GPU print SKIPPED)
   ./build/bin/tune --dry-run --arch sm_90 --shapes examples/shapes.txt --db tuned.db
-      after the build: compile and store every candidate for an H200 (sm_90), for a later run there
+      after the build: compile and store what tuning on an H200 (sm_90) would compile, for a later run there
   ./build/bin/kernelc --defaults
       compile each family's default configuration and print its registers, shared memory, spills
 EOF

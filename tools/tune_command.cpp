@@ -80,7 +80,9 @@ int tune_main(int argc, char** argv) {
       "file on one GPU. Every candidate is compiled (NVRTC, in worker processes), checked against an\n"
       "FP64 reference on the same random inputs, and timed in a separate process; every result,\n"
       "failures included, is kept in the database. A re-run skips what is stored, so an interrupted run\n"
-      "resumes. The results table goes to standard output; progress, logs and errors to standard error.\n" +
+      "resumes. The results table goes to standard output, then where the run's time went (measuring,\n"
+      "waiting for compiles, compiling) and what the early cut of slow candidates saved; progress, logs\n"
+      "and errors go to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
@@ -94,8 +96,9 @@ int tune_main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"exhaustive", "random", "guided"}));
   app.add_option("--budget", budget_text,
-                 "Per problem: a number of candidates (120) or a time (90s, 15m); default: the strategy's own "
-                 "(guided: a quarter of the space, at most 300; exhaustive: all; random: all, in random order)");
+                 "Per problem: a number of candidates (120) or a time (90s, 15m; a dry run's compiling); default: "
+                 "the strategy's own (guided: a quarter of the space, at most 300, and 20 to 60 where the nearest "
+                 "tuned problems agree on a winner; exhaustive: all; random: all, in random order)");
   app.add_option("--jobs", options.jobs,
                  "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
@@ -112,7 +115,12 @@ int tune_main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"strict", "fp32", "tf32"}, CLI::ignore_case));
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
-  app.add_flag("--dry-run", options.dry_run, "Compile and store every candidate for --arch; needs no GPU");
+  app.add_flag("--dry-run", options.dry_run,
+               "Compile and store for --arch, without a GPU, what the strategy would compile on one within the "
+               "budget (guided: the cost model's favourites and their neighbours; random: the budget's draws; "
+               "exhaustive: everything); logs the count and an estimated time first");
+  app.add_flag("--list", options.list_only,
+               "With --dry-run: print the names of the candidates it would compile, one a line, and compile nothing");
   app.add_option("--arch", options.arch,
                  "With --dry-run: the arch to compile for: sm_90 (also sm_90a, compute_90, 9.0 or 90; all stored as sm_90)");
   app.add_option("--timeout-floor", options.timeout_floor_seconds,
@@ -140,6 +148,7 @@ int tune_main(int argc, char** argv) {
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
+    if (options.list_only && !options.dry_run) throw CLI::ValidationError("--list", "needs --dry-run and --arch");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
     options.precision = parse_precision(precision_text);
@@ -178,7 +187,12 @@ int tune_main(int argc, char** argv) {
     const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
                                                  : tuner::run_tuning(options, shapes.problems, on_progress);
     progress.finish();
-    write_tune_report(output ? output->stream() : std::cout, run, options, format);
+    std::ostream& out = output ? output->stream() : std::cout;
+    if (options.list_only) {
+      for (const std::string& name : run.planned) out << name << '\n';
+    } else {
+      write_tune_report(out, run, options, format);
+    }
     if (output) {
       output->commit();
     } else if (!std::cout.flush()) {

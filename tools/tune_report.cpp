@@ -52,16 +52,43 @@ json or_null(std::optional<double> value) { return value ? json(*value) : json(n
 
 double per_second(std::size_t count, double seconds) { return count / std::max(seconds, 1e-9); }
 
+// "; 12 known to fail or spill, not compiled again", or nothing.
+std::string known_failures_text(const tuner::RunReport& run) {
+  if (run.compiles_avoided == 0) return {};
+  return "; " + std::to_string(run.compiles_avoided) + " known to fail or spill, not compiled again";
+}
+
+// Where a run's time went, and what the early cut saved.
+void write_time_split(std::ostream& out, const tuner::RunReport& run) {
+  const double wall = std::max(run.wall_seconds, 1e-9);
+  const double worker_time = std::max(1, run.compile_workers) * wall;
+  out << "time: measuring " << fixed(run.measuring_seconds, 1) << " s (the measuring process idle "
+      << fixed(100 * std::max(0.0, 1 - run.measuring_seconds / wall), 0) << "% of the run), waiting for compiles "
+      << fixed(run.waiting_for_compiles_seconds, 1) << " s, compiling " << fixed(run.compile_worker_seconds, 1)
+      << " s of worker time (the workers busy " << fixed(100 * run.compile_worker_seconds / worker_time, 0)
+      << "% of the run)\n";
+  out << "early cut: " << run.timings_cut << " candidate(s) timed by their probe alone, " << run.timings_extended
+      << " close one(s) timed longer; " << fixed(run.timing_seconds_saved, 1) << " s of timing saved\n";
+}
+
 void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::TuneOptions& options) {
   out << "# tune: " << run.gpu_name << ", " << utc_date_time() << ", commit " << build_commit() << "\n\n";
   if (options.dry_run) {
+    std::size_t planned = 0;
+    for (const tuner::ProblemReport& p : run.problems) planned += p.candidates;
+    out << run.planned.size() << " candidate(s) planned by the " << options.strategy << " search for "
+        << run.problems.size() << " problem(s) (" << planned << " before those they share)"
+        << (run.left_by_budget ? ", " + std::to_string(run.left_by_budget) + " left uncompiled by the time budget"
+                               : std::string())
+        << "\n";
     out << run.cubins_compiled << " cubins compiled (" << run.cubins_reused << " already in " << options.db_path
         << (run.cubins_stored_concurrently
                 ? ", " + std::to_string(run.cubins_stored_concurrently) +
                       " of them after waiting for another run that was compiling them"
                 : std::string())
         << ") in " << fixed(run.wall_seconds, 1) << " s with " << options.jobs << " worker(s): "
-        << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1) << " cubins/s\n";
+        << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1) << " cubins/s" << known_failures_text(run)
+        << "\n";
     return;
   }
   out << "precision " << precision_name(options.precision) << ": winners among the families it admits, cuBLAS timed as "
@@ -76,14 +103,16 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
                    p.winner && p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-", f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-",
                    f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-", f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
                    std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
-                       " of " + std::to_string(p.space)});
+                       " of " + std::to_string(p.space) +
+                       (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "")});
   }
   table.print_markdown(out);
   out << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
       << run.cubins_reused << " reused from the database; " << run.worker_restarts
       << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
       << fixed(per_second(run.cubins_compiled, run.wall_seconds), 1)
-      << " cubins/s over the whole run, compiling overlapped with measuring)\n";
+      << " cubins/s over the whole run, compiling overlapped with measuring)" << known_failures_text(run) << "\n";
+  write_time_split(out, run);
 }
 
 // One row a problem (a dry run's: its space alone, nothing being measured).
@@ -124,7 +153,8 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"measured", p.measured},
                         {"resumed", p.resumed},
                         {"failed", p.failed},
-                        {"space", p.space}});
+                        {"space", p.space},
+                        {"pruned", p.pruned}});
   }
   const json report = {{"gpu", run.gpu_name},
                        {"date", utc_date_time()},
@@ -139,6 +169,13 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                        {"cubins_reused", run.cubins_reused},
                        {"cubins_stored_concurrently", run.cubins_stored_concurrently},
                        {"worker_restarts", run.worker_restarts},
+                       {"compiles_avoided", run.compiles_avoided},
+                       {"measuring_s", run.measuring_seconds},
+                       {"waiting_for_compiles_s", run.waiting_for_compiles_seconds},
+                       {"compile_worker_s", run.compile_worker_seconds},
+                       {"timings_cut", run.timings_cut},
+                       {"timings_extended", run.timings_extended},
+                       {"timing_saved_s", run.timing_seconds_saved},
                        {"wall_s", run.wall_seconds}};
   out << report.dump(2) << '\n';
 }

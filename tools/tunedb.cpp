@@ -531,7 +531,8 @@ int merge_command(const std::string& into_path, const std::vector<std::string>& 
   std::cout << "merged " << from_paths.size() << " database(s) into " << into_path << ": added "
             << added.gpus << " GPUs, " << added.problems << " problems, " << added.configs
             << " configs, " << added.measurements << " measurements, " << added.binaries
-            << " binaries; " << added.winners << " winners added or replaced\n";
+            << " binaries, " << added.compile_outcomes << " compile outcomes; " << added.winners
+            << " winners added or replaced\n";
   return kExitDone;
 }
 

@@ -119,6 +119,7 @@ std::vector<CompileOutcome> CompilePool::collect(std::chrono::milliseconds wait)
         outcome.error = reply.at("error").get<std::string>();
       }
     } catch (const WorkerDied&) {
+      outcome.worker_died = true;
       outcome.error = "compile worker " + slot.process->name() + " died (" + slot.process->exit_description() +
                       ") compiling " + kernel_name(outcome.config);
       start_worker(slot, static_cast<int>(slot_of[w]));

@@ -20,6 +20,7 @@ struct CompileOutcome {
   KernelConfig config;
   std::optional<CompiledKernel> compiled;  // absent when compilation failed
   std::string error;                       // why it failed: NVRTC's message and log
+  bool worker_died = false;                // it failed because the worker died, not NVRTC
   double seconds = 0;                      // wall time in the worker
 };
 

@@ -4,6 +4,7 @@
 
 #include "can_implement.hpp"
 #include "cuda_handles.hpp"
+#include "early_cut.hpp"
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "measurement.hpp"
@@ -15,7 +16,8 @@ namespace {
 
 Message timing_to_message(const TimingStats& t) {
   return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
-          {"p10_ms", t.p10_ms},       {"p90_ms", t.p90_ms}, {"repetitions", t.repetitions}};
+          {"p10_ms", t.p10_ms},       {"p90_ms", t.p90_ms}, {"repetitions", t.repetitions},
+          {"planned_repetitions", t.planned_repetitions}};
 }
 
 TimingStats timing_from_message(const Message& m) {
@@ -26,6 +28,7 @@ TimingStats timing_from_message(const Message& m) {
   t.p10_ms = m.at("p10_ms");
   t.p90_ms = m.at("p90_ms");
   t.repetitions = m.at("repetitions");
+  t.planned_repetitions = m.value("planned_repetitions", 0);
   return t;
 }
 
@@ -122,7 +125,13 @@ class MeasureSession {
       return failure(cache::Status::ResourceLimit, *reason);
     }
     try {
-      const KernelMeasurement measured = measurement_->measure(*kernel, timing_);
+      // The best time of the problem so far, if any: the timing is cut short or extended by it.
+      std::optional<double> best_ms;
+      if (request.contains("best_ms")) best_ms = request.at("best_ms").get<double>();
+      const KernelMeasurement measured =
+          measurement_->measure(*kernel, timing_, [best_ms](const std::vector<double>& probe, int planned) {
+            return further_repetitions(probe, planned, best_ms);
+          });
       Message reply = measured.timing ? Message{{"status", "ok"}, {"timing", timing_to_message(*measured.timing)}}
                                       : failure(cache::Status::WrongResult, "against FP64: " + measured.check.summary);
       reply["relative_error"] = measured.against_cublas.relative_error;
@@ -230,12 +239,13 @@ TimingStats MeasureWorker::set_problem(const Problem& problem, Precision baselin
 }
 
 MeasureResult MeasureWorker::measure(const CompiledKernel& compiled, const KernelConfig& config,
-                                     std::chrono::milliseconds timeout) {
+                                     std::chrono::milliseconds timeout, std::optional<double> best_ms) {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(compiled.cubin.data());
-  const Message message{{"measure",
-                         {{"kernel", kernel_name(config)},
-                          {"cubin", Message::binary({bytes, bytes + compiled.cubin.size()})},
-                          {"lowered_name", compiled.lowered_name}}}};
+  Message message{{"measure",
+                   {{"kernel", kernel_name(config)},
+                    {"cubin", Message::binary({bytes, bytes + compiled.cubin.size()})},
+                    {"lowered_name", compiled.lowered_name}}}};
+  if (best_ms) message["measure"]["best_ms"] = *best_ms;
   MeasureResult result;
   std::optional<Message> reply;
   try {

@@ -45,9 +45,12 @@ class MeasureWorker {
   // The floats every input pointer and leading dimension of the current problem is aligned to.
   int problem_alignment() const { return problem_alignment_; }
 
-  // Loads, checks against the FP64 reference and times one candidate. A crash, a hang past `timeout`, or a
-  // dead worker gives a failed result; the worker is then replaced.
-  MeasureResult measure(const CompiledKernel& compiled, const KernelConfig& config, std::chrono::milliseconds timeout);
+  // Loads, checks against the FP64 reference and times one candidate; with `best_ms`, the best
+  // time of the problem so far, a candidate that cannot come within reach of it is cut short and
+  // a close one timed longer (early_cut.hpp). A crash, a hang past `timeout`, or a dead worker
+  // gives a failed result; the worker is then replaced.
+  MeasureResult measure(const CompiledKernel& compiled, const KernelConfig& config, std::chrono::milliseconds timeout,
+                        std::optional<double> best_ms = std::nullopt);
 
   int restarts() const { return restarts_; }
 

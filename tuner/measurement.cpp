@@ -44,7 +44,8 @@ TimingStats ProblemMeasurement::time_cublas(const TimingOptions& timing) {
       operands_.count(), stream_, timing);
 }
 
-KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const TimingOptions& timing) {
+KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const TimingOptions& timing,
+                                              const RepetitionPlan& plan) {
   Workspace workspace;
   auto with_workspace = [&](GemmParams params) {
     workspace.attach(kernel, params, stream_);
@@ -58,7 +59,7 @@ KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const 
   result.against_cublas = compare_outputs(output, pedantic_, problem_.M, problem_.N, operands_.ldc(), tolerance);
   if (!result.check.passed) return result;
   result.timing = time_launches([&](int i) { kernel.launch(with_workspace(operands_.params(i, alpha_, beta_)), stream_); },
-                                operands_.count(), stream_, timing);
+                                operands_.count(), stream_, timing, plan);
   return result;
 }
 

@@ -50,9 +50,10 @@ class ProblemMeasurement {
   // (within the baseline class's tolerance).
   TimingStats time_cublas(const TimingOptions& timing);
   const Comparison& cublas_check() const { return cublas_check_; }
-  // Checks `kernel` against the reference, then, when it passed, times it. Throws what a launch
-  // throws (Error for a refused launch, CudaError).
-  KernelMeasurement measure(const LoadedKernel& kernel, const TimingOptions& timing);
+  // Checks `kernel` against the reference, then, when it passed, times it (the repetitions after
+  // the probe as `plan` says, if given). Throws what a launch throws (Error for a refused launch,
+  // CudaError).
+  KernelMeasurement measure(const LoadedKernel& kernel, const TimingOptions& timing, const RepetitionPlan& plan = {});
 
  private:
   Problem problem_;

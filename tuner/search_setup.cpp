@@ -80,9 +80,15 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
   return space;
 }
 
-std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment, Precision precision) {
-  std::vector<std::pair<double, KernelConfig>> nearby;
+WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem, int alignment,
+                     Precision precision) {
+  // Each admitted winner of another tuned problem of the layout (one a class it was tuned for).
+  struct Nearby {
+    double distance;
+    Problem problem;
+    KernelConfig config;
+  };
+  std::vector<Nearby> nearby;
   for (const cache::WinnerEntry& entry : db.all_winners(gpu.name)) {
     if (entry.gpu != gpu) continue;
     const std::optional<Problem> other = from_row(entry.problem);
@@ -98,19 +104,41 @@ std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cach
           break;
         }
       }
-      nearby.emplace_back(log_distance(problem, *other), config);
+      nearby.push_back({log_distance(problem, *other), *other, config});
     } catch (const std::exception&) {
       // a winner from a family this build no longer has: no seed
     }
   }
-  std::stable_sort(nearby.begin(), nearby.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // A problem's classes often share their winner: each kernel once.
-  std::vector<KernelConfig> seeds;
+  std::stable_sort(nearby.begin(), nearby.end(),
+                   [](const Nearby& a, const Nearby& b) { return a.distance < b.distance; });
+  WarmStart warm;
+  std::vector<Problem> neighbours;
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < nearby.size() && seeds.size() < 3; ++i) {
-    if (seen.insert(kernel_name(nearby[i].second)).second) seeds.push_back(nearby[i].second);
+  for (const Nearby& near : nearby) {
+    const bool new_neighbour = std::find(neighbours.begin(), neighbours.end(), near.problem) == neighbours.end();
+    if (new_neighbour && neighbours.size() == WarmStart::kNeighbours) break;
+    if (new_neighbour) neighbours.push_back(near.problem);
+    warm.farthest = near.distance;
+    // A problem's classes often share their winner: each kernel once.
+    if (seen.insert(kernel_name(near.config)).second && warm.seeds.size() < WarmStart::kNeighbours) {
+      warm.seeds.push_back(near.config);
+      warm.distances.push_back(near.distance);
+    }
   }
-  return seeds;
+  warm.neighbours = neighbours.size();
+  warm.kernels = seen.size();
+  return warm;
+}
+
+bool WarmStart::neighbours_agree() const {
+  return neighbours >= kAgreeing && kernels == 1 && farthest <= kAgreeWithin;
+}
+
+std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, std::size_t space_size) {
+  if (asked.max_candidates || asked.max_seconds || !warm.neighbours_agree()) return std::nullopt;
+  Budget budget;
+  budget.max_candidates = std::clamp<std::size_t>(space_size / 10, kWarmMin, kWarmMax);
+  return budget;
 }
 
 std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space) {

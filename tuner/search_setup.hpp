@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,10 +41,32 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
                                           int sm_count, const std::string& arch = "");
 
 // Warm start: the winners (of any class) of the three nearest tuned problems of the same layout on
-// this GPU whose kernel `precision` admits, moved to this problem's alignment where their family
-// allows it.
-std::vector<KernelConfig> warm_start_seeds(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem,
-                                           int alignment, Precision precision);
+// this GPU whose kernel `precision` admits, each kernel once (a problem's classes often share
+// their winner), moved to this problem's alignment where their family allows it.
+struct WarmStart {
+  std::vector<KernelConfig> seeds;
+  std::vector<double> distances;  // log_distance of each seed's problem
+  std::size_t neighbours = 0;     // tuned problems the seeds came from
+  std::size_t kernels = 0;        // distinct winners among them (seeds holds kNeighbours at most)
+  double farthest = 0;            // log_distance of the farthest of them
+  // At least kAgreeing neighbours, all within kAgreeWithin, and every winner of theirs the same
+  // configuration: the search around it needs less than the default budget (warm_budget).
+  bool neighbours_agree() const;
+  static constexpr std::size_t kNeighbours = 3;
+  static constexpr std::size_t kAgreeing = 2;    // at least this many neighbours
+  static constexpr double kAgreeWithin = 1.0;    // log2 distance: each side within 2x, or so
+};
+WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem, int alignment,
+                     Precision precision);
+
+// The budget of a guided search whose neighbours' winners agree, when the user set none: a
+// tenth of the space, between kWarmMin and kWarmMax candidates. The agreed winner is measured
+// first and its neighbourhood next, so the smaller budget shortens the search around it (not yet
+// measured against the full default on a GPU: bench/results/2026-12-02-tuning-cost.md says what
+// to run). nullopt when the user gave a budget or the neighbours do not agree.
+inline constexpr std::size_t kWarmMin = 20;
+inline constexpr std::size_t kWarmMax = 60;
+std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, std::size_t space_size);
 
 // The default configuration of each family present in `space`, at the alignment the space has
 // for that family.

@@ -12,6 +12,7 @@
 #include "binary_store.hpp"
 #include "compile_claims.hpp"
 #include "compile_pool.hpp"
+#include "compile_records.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
 #include "family_registry.hpp"
@@ -51,7 +52,7 @@ class ProblemTuner {
                const DeviceInfo& device, std::int64_t gpu_id, const cache::GpuKey& gpu_key, std::string run_id,
                RunReport& run)
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
-        gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run) {}
+        gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run), records_(db, device.arch()) {}
 
   // tick(done, planned, resumed, message), as Progress has them.
   ProblemReport tune(const Problem& problem,
@@ -60,7 +61,9 @@ class ProblemTuner {
     ProblemReport report;
     report.problem = problem;
     const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
+    auto measuring_started = SteadyClock::now();
     const TimingStats cublas = measurer_.set_problem(problem, options_.precision);
+    run_.measuring_seconds += seconds_since(measuring_started);
     report.cublas_ms = cublas.median_ms;
     const int alignment = measurer_.problem_alignment();
 
@@ -71,13 +74,29 @@ class ProblemTuner {
     setup.budget = options_.budget;
     // Seeds: the nearest tuned problems' winners, then every family's default configuration, so
     // that a search misled by the cost model still never ends worse than a default.
-    setup.seeds = warm_start_seeds(db_, gpu_key_, problem, alignment, options_.precision);
+    const WarmStart warm = warm_start(db_, gpu_key_, problem, alignment, options_.precision);
+    setup.seeds = warm.seeds;
     for (const KernelConfig& config : family_defaults(setup.space)) setup.seeds.push_back(config);
     setup.device.sm_count = device_.sm_count;
     setup.device.l2_bytes = static_cast<double>(device_.l2_bytes);
-    report.space = setup.space.size();
-    std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
     const auto stored = options_.retune ? std::map<std::string, CandidateResult>{} : stored_results(db_, gpu_id_, problem_id);
+    // Configurations known or predicted to fail or spill (compile_records.hpp) are left out of
+    // the space, so that the search spends its budget on ones that can launch; those this
+    // problem has results for stay, so that a re-run replays its search and measures nothing new.
+    report.pruned = static_cast<std::size_t>(std::erase_if(setup.space, [&](const KernelConfig& c) {
+      return stored.count(kernel_name(c)) == 0 && records_.known_failure(c).has_value();
+    }));
+    report.space = setup.space.size();
+    const std::optional<Budget> smaller =
+        options_.strategy == "guided" ? warm_budget(warm, options_.budget, setup.space.size()) : std::nullopt;
+    if (smaller) {
+      setup.budget = *smaller;
+      spdlog::info("{}: the winners of its {} nearest tuned problems agree ({}, the farthest at distance {:.2f}): "
+                   "budget {} candidates instead of the strategy's default",
+                   to_string(problem), warm.neighbours, kernel_name(warm.seeds.front()), warm.farthest,
+                   *smaller->max_candidates);
+    }
+    std::unique_ptr<Strategy> strategy = make_strategy(options_.strategy, setup);
     bool replace_winner = options_.retune;
     // What runs of other classes measured here is this class's too where it admits their
     // kernels; the search below skips them as measured.
@@ -111,14 +130,36 @@ class ProblemTuner {
           finish(*config, found->second, name + ": already measured");
           continue;
         }
+        // Compiled before, for another problem or run: a known (or predicted) failure is
+        // recorded without compiling it, a stored cubin is measured as it is.
+        if (const std::optional<KnownCompileFailure> known = records_.known_failure(*config)) {
+          MeasureResult failure;
+          failure.status = known->status;
+          failure.error_text = known->reason;
+          record(problem_id, *config, failure, replace_winner);
+          ++report.failed;
+          ++run_.compiles_avoided;
+          finish(*config, CandidateResult::failed(),
+                 name + ": " + std::string(cache::to_string(known->status)) + " (known, not compiled)");
+          continue;
+        }
         if (auto binary = db_.find_binary(binary_key(*config, device_.arch()))) {
           ++run_.cubins_reused;
-          ready.emplace_back(*config, from_binary(*binary));
+          CompiledKernel compiled = from_binary(*binary);
+          if (!records_.has_record(*config)) records_.record_stored(compiled);
+          ready.emplace_back(*config, std::move(compiled));
           continue;
         }
         pool_.submit(*config);
       }
-      for (CompileOutcome& outcome : pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0))) {
+      // With nothing compiled to measure, the measuring process waits for the pool.
+      const auto collecting_started = SteadyClock::now();
+      std::vector<CompileOutcome> outcomes =
+          pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0));
+      if (ready.empty()) run_.waiting_for_compiles_seconds += seconds_since(collecting_started);
+      for (CompileOutcome& outcome : outcomes) {
+        run_.compile_worker_seconds += outcome.seconds;
+        records_.record(outcome);
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
           ready.emplace_back(outcome.config, std::move(*outcome.compiled));
@@ -145,8 +186,13 @@ class ProblemTuner {
                             std::to_string(compiled.resources.spill_load_bytes) + " bytes spill loads (more than " +
                             std::to_string(kMeasuredSpillBytes) + " are not measured)";
       } else {
-        result = measurer_.measure(compiled, config, timeout);
+        std::optional<double> best_ms;
+        if (strategy->best()) best_ms = strategy->best()->ms;
+        measuring_started = SteadyClock::now();
+        result = measurer_.measure(compiled, config, timeout, best_ms);
+        run_.measuring_seconds += seconds_since(measuring_started);
         ++report.measured;
+        if (result.timing) count_early_cut(*result.timing);
       }
       record(problem_id, config, result, replace_winner, cublas.median_ms);
       if (result.status == cache::Status::Ok) {
@@ -177,6 +223,15 @@ class ProblemTuner {
   cache::WinnerUpdate winner_update(double cublas_ms, bool replace) const {
     return {cublas_ms, replace ? cache::WinnerPolicy::Replace : cache::WinnerPolicy::IfFaster,
             std::string(precision_name(options_.precision))};
+  }
+
+  void count_early_cut(const TimingStats& timing) {
+    if (timing.repetitions < timing.planned_repetitions) {
+      ++run_.timings_cut;
+      run_.timing_seconds_saved += (timing.planned_repetitions - timing.repetitions) * timing.median_ms / 1000;
+    } else if (timing.repetitions > timing.planned_repetitions) {
+      ++run_.timings_extended;
+    }
   }
 
   void record(std::int64_t problem_id, const KernelConfig& config, const MeasureResult& result, bool replace_winner,
@@ -210,15 +265,8 @@ class ProblemTuner {
   cache::GpuKey gpu_key_;
   std::string run_id_;
   RunReport& run_;
+  CompileRecords records_;
 };
-
-cache::Database open_database(const std::string& path) {
-  try {
-    return cache::Database::open(path, cache::OpenMode::ReadWrite);
-  } catch (const cache::Error& error) {
-    throw DatabaseRefused(error.what());
-  }
-}
 
 const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
   std::string visible;
@@ -230,6 +278,14 @@ const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::s
 }
 
 }  // namespace
+
+cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode) {
+  try {
+    return cache::Database::open(path, mode);
+  } catch (const cache::Error& error) {
+    throw DatabaseRefused(error.what());
+  }
+}
 
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
   const auto started = SteadyClock::now();
@@ -243,7 +299,7 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   require_families_run_on(options.families, device.arch());
   require_families_admitted(options.families, options.precision);
   CompilePool pool(options.jobs, device.arch());
-  cache::Database db = open_database(options.db_path);
+  cache::Database db = open_tuning_database(options.db_path, cache::OpenMode::ReadWrite);
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
   const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
                                                            cuda_version_string(device.runtime_version), nvrtc_version()});
@@ -271,104 +327,8 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
     }
   }
   run.cubins_compiled = pool.compiled_count();
+  run.compile_workers = pool.workers();
   run.worker_restarts = measurer.restarts();
-  run.wall_seconds = seconds_since(started);
-  return run;
-}
-
-RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
-  const auto started = SteadyClock::now();
-  RunReport run;
-  run.gpu_name = "(dry run for " + options.arch + ")";
-  require_families_run_on(options.families, options.arch);
-  require_families_admitted(options.families, options.precision);
-  CompilePool pool(options.jobs, options.arch);
-  cache::Database db = open_database(options.db_path);
-  // Every distinct candidate over all problems, once.
-  std::vector<KernelConfig> candidates;
-  std::set<std::string> seen;
-  for (const ProblemSpec& problem : problems) {
-    ProblemReport report;
-    report.problem = problem;
-    for (KernelConfig& config : candidate_space(problem, natural_alignment(problem), options.families, options.precision, 0,
-                                                       options.arch)) {
-      ++report.space;
-      if (seen.insert(kernel_name(config)).second) candidates.push_back(std::move(config));
-    }
-    run.problems.push_back(report);
-  }
-  // Concurrent dry runs on this database compile each candidate once between them: one claims
-  // it first, the others wait for its cubin (and take the candidate over if it ends without one).
-  CompileClaims claims(options.db_path);
-  std::deque<const KernelConfig*> claimed_elsewhere;
-  std::size_t next = 0, done = 0;
-  std::size_t failures = 0;
-  const auto compiling_started = SteadyClock::now();
-  auto report_progress = [&](const std::string& message) {
-    if (progress) {
-      progress(Progress{0, 1, "all problems", done, candidates.size(), run.cubins_reused,
-                        seconds_since(compiling_started), message});
-    }
-  };
-  // Submits `config` to the pool, or settles it: stored already (now, or by another run), or
-  // claimed by another run (then false: try again later).
-  auto compile_or_settle = [&](const KernelConfig& config, bool retried) {
-    const cache::BinaryKey key = binary_key(config, options.arch);
-    const auto stored = [&](bool meanwhile) {
-      if (options.retune || !db.find_binary(key)) return false;
-      ++run.cubins_reused;
-      if (meanwhile) ++run.cubins_stored_concurrently;
-      ++done;
-      return true;
-    };
-    if (stored(retried)) return true;
-    if (!claims.try_claim(key)) return false;
-    if (stored(true)) {  // by the run whose claim this one follows
-      claims.release(key);
-      return true;
-    }
-    pool.submit(config);
-    return true;
-  };
-  while (done < candidates.size()) {
-    bool submitted_or_settled = false;
-    while (next < candidates.size() && pool.has_idle_worker()) {
-      const KernelConfig& config = candidates[next++];
-      if (!compile_or_settle(config, false)) claimed_elsewhere.push_back(&config);
-      submitted_or_settled = true;
-    }
-    // The candidates another run claimed, once this run has nothing else to start.
-    for (std::size_t i = claimed_elsewhere.size(); i > 0 && next == candidates.size() && pool.has_idle_worker(); --i) {
-      const KernelConfig* config = claimed_elsewhere.front();
-      claimed_elsewhere.pop_front();
-      if (compile_or_settle(*config, true)) {
-        submitted_or_settled = true;
-      } else {
-        claimed_elsewhere.push_back(config);
-      }
-    }
-    if (pool.in_flight() == 0 && !submitted_or_settled) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // only others' claims are left
-    }
-    const std::vector<CompileOutcome> outcomes = pool.collect(std::chrono::milliseconds(200));
-    if (outcomes.empty()) report_progress("");  // time passes
-    for (const CompileOutcome& outcome : outcomes) {
-      ++done;
-      std::string message = kernel_name(outcome.config);
-      if (outcome.compiled) {
-        db.store_binary(to_binary(*outcome.compiled));  // before the claim goes: others find it stored
-        message += outcome.compiled->resources.spills() ? ": compiled (spills)" : ": compiled";
-      } else {
-        ++failures;
-        message += ": " + outcome.error.substr(0, outcome.error.find('\n'));
-        spdlog::warn("{}", message);
-      }
-      claims.release(binary_key(outcome.config, options.arch));
-      report_progress(message);
-    }
-  }
-  if (failures > 0) throw Error(std::to_string(failures) + " candidate(s) failed to compile (see the warnings above)");
-  run.cubins_compiled = pool.compiled_count();
   run.wall_seconds = seconds_since(started);
   return run;
 }

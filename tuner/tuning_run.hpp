@@ -13,6 +13,7 @@
 #include "budget.hpp"
 #include "cache_records.hpp"
 #include "precision.hpp"
+#include "tuning_db.hpp"
 #include "shapes_file.hpp"
 #include "timing.hpp"
 
@@ -25,7 +26,8 @@ struct TuneOptions {
   Budget budget;                      // per problem
   int jobs = 1;                       // compile worker processes
   bool retune = false;                // measure again what the database already has
-  bool dry_run = false;               // compile and store every candidate; no GPU
+  bool dry_run = false;               // compile and store what the strategy would compile; no GPU
+  bool list_only = false;             // dry run: name the candidates, compile nothing
   std::string arch;                   // dry run: the arch to compile for
   std::vector<std::string> families;  // empty: every family tuned by default that `precision` admits
   // The class tuned for: only families it admits are candidates, cuBLAS is timed in its compute
@@ -45,6 +47,7 @@ struct ProblemReport {
   std::size_t resumed = 0;        // found in the database
   std::size_t failed = 0;         // in this run, any failure status
   std::size_t space = 0;
+  std::size_t pruned = 0;         // left out of the space: known or predicted to fail or spill
 };
 
 struct RunReport {
@@ -53,8 +56,25 @@ struct RunReport {
   std::size_t cubins_compiled = 0;
   std::size_t cubins_reused = 0;    // found in the database
   std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
+  std::size_t compiles_avoided = 0;  // known (compile_outcomes) to fail or spill: recorded, not compiled
   double wall_seconds = 0;
   int worker_restarts = 0;
+  // Where the run's time went: the measuring process busy (inputs, cuBLAS, checking and timing
+  // candidates), the driver waiting with nothing compiled to measure, and the compile workers'
+  // own time (summed over workers, who run side by side).
+  double measuring_seconds = 0;
+  double waiting_for_compiles_seconds = 0;
+  double compile_worker_seconds = 0;
+  int compile_workers = 0;
+  // The early cut (early_cut.hpp): candidates timed by their probe alone, close contenders
+  // timed longer, and the timed repetitions the cut left out, in seconds of GPU time.
+  std::size_t timings_cut = 0;
+  std::size_t timings_extended = 0;
+  double timing_seconds_saved = 0;
+  // Dry run: the candidates planned (every problem's, each once, in the order compiled), and
+  // those a time budget left uncompiled.
+  std::vector<std::string> planned;
+  std::size_t left_by_budget = 0;
 };
 
 // A line of progress: "problem i of n", candidates done of planned, and a message. Sent as each
@@ -80,13 +100,20 @@ class DatabaseRefused : public InputError {
   using InputError::InputError;
 };
 
+// Opens the tuner's database; throws DatabaseRefused for one it cannot use.
+cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode);
+
 // Tunes every problem on the GPU that matches options.gpu for options.precision. Throws InputError
 // for no GPU, a GPU that does not match (listing the visible ones), a named family it cannot run
 // or that the class does not admit, DatabaseRefused for a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 
-// Compiles every candidate of every problem for options.arch and stores the cubins; no GPU.
+// Compiles and stores, for options.arch and without a GPU, what the strategy would compile on a
+// GPU within the budget (dry_run_plan.hpp): guided, the cost model's favourites and their
+// neighbours; random, the budget's draws; exhaustive, the whole space. A time budget applies to
+// the compiling (per problem, so problems times it in all). With options.list_only it compiles
+// nothing and only fills `planned`. Logs the count and an estimated time before it starts.
 // Concurrent dry runs on one database compile each candidate once between them
 // (compile_claims.hpp). Throws DatabaseRefused as run_tuning does.
 RunReport run_dry(const TuneOptions& options, const std::vector<ProblemSpec>& problems,

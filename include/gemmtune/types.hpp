@@ -97,8 +97,9 @@ struct RuntimeOptions {
 // Why a kernel serves a call.
 enum class Reason {
   Measured,  // the winner of this very problem (same GPU, layout, M, N, K)
-  Nearest,   // the winner of the nearest tuned problem of the same layout
-  Default,   // no tuned problem of this layout can serve the call: the family's default
+  Nearest,   // the winner of a near tuned problem of the same layout, the best for the call's
+             // shape by the cost model among the nearest winners and the families' defaults
+  Default,   // a family's default configuration, ranked best (or no tuned problem could serve)
 };
 const char* to_string(Reason reason) noexcept;  // "measured", "nearest", "default"
 

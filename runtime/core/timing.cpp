@@ -31,8 +31,26 @@ TimingStats summarize_samples(std::vector<double> samples) {
   return stats;
 }
 
+namespace {
+
+// Times `count` launches from `first` (each between two events) and appends their times.
+void time_repetitions(const std::function<void(int)>& launch, int rotation, cudaStream_t stream, int first, int count,
+                      std::vector<double>& samples) {
+  if (count <= 0) return;
+  std::vector<Event> marks(static_cast<std::size_t>(count) + 1);
+  marks[0].record(stream);
+  for (int i = 0; i < count; ++i) {
+    launch((first + i) % rotation);
+    marks[static_cast<std::size_t>(i) + 1].record(stream);
+  }
+  marks.back().synchronize();
+  for (std::size_t i = 1; i < marks.size(); ++i) samples.push_back(marks[i].elapsed_since(marks[i - 1]));
+}
+
+}  // namespace
+
 TimingStats time_launches(const std::function<void(int)>& launch, int rotation, cudaStream_t stream,
-                          const TimingOptions& options) {
+                          const TimingOptions& options, const RepetitionPlan& plan) {
   rotation = std::max(rotation, 1);
   Event start, stop;
   // Warm-up: module load, clocks ramping, caches. Also gives the length of one launch.
@@ -50,17 +68,19 @@ TimingStats time_launches(const std::function<void(int)>& launch, int rotation, 
   const int repetitions = std::clamp(static_cast<int>(options.target_ms / estimate_ms),
                                      options.min_repetitions, options.max_repetitions);
 
-  std::vector<Event> marks(static_cast<std::size_t>(repetitions) + 1);
-  marks[0].record(stream);
-  for (int i = 0; i < repetitions; ++i) {
-    launch((launches + i) % rotation);
-    marks[static_cast<std::size_t>(i) + 1].record(stream);
-  }
-  marks.back().synchronize();
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(repetitions));
-  for (std::size_t i = 1; i < marks.size(); ++i) samples.push_back(marks[i].elapsed_since(marks[i - 1]));
-  return summarize_samples(std::move(samples));
+  int probe = 0;
+  int after_probe = repetitions;
+  if (plan) {
+    probe = std::min(std::max(options.min_repetitions, 1), repetitions);
+    time_repetitions(launch, rotation, stream, launches, probe, samples);
+    after_probe = std::max(0, plan(samples, repetitions - probe));
+  }
+  time_repetitions(launch, rotation, stream, launches + probe, after_probe, samples);
+  TimingStats stats = summarize_samples(std::move(samples));
+  stats.planned_repetitions = repetitions;
+  return stats;
 }
 
 }  // namespace gemmtune

@@ -105,7 +105,7 @@ ExportSummary export_kernels(const cache::Database& db, const cache::GpuKey& gpu
 
   TemporaryFolder written(out_dir);
   fs::create_directory(written.path() / "cubins");
-  for (const KernelConfig& config : selectable_configs(table)) {
+  for (const KernelConfig& config : selectable_configs(table, arch)) {
     const std::string name = kernel_name(config);
     ManifestKernel kernel{name, "", "cubins/" + name + ".cubin", 0, 0, 0};
     std::vector<char> cubin;

@@ -6,8 +6,11 @@
 
 namespace gemmtune::dispatch {
 
-KernelStore::KernelStore(CubinLookup lookup, std::string arch, std::string no_compile)
-    : lookup_(std::move(lookup)), arch_(std::move(arch)), no_compile_(std::move(no_compile)) {}
+KernelStore::KernelStore(CubinLookup lookup, std::string arch, std::string no_compile, CubinCheck check)
+    : lookup_(std::move(lookup)),
+      check_(std::move(check)),
+      arch_(std::move(arch)),
+      no_compile_(std::move(no_compile)) {}
 
 const LoadedKernel& KernelStore::get(const KernelConfig& config) {
   const std::string name = kernel_name(config);
@@ -18,6 +21,15 @@ const LoadedKernel& KernelStore::get(const KernelConfig& config) {
     throw;
   } catch (const std::exception& error) {
     throw DispatchError(Status::KernelError, "cannot load " + name + " for " + arch_ + ": " + error.what());
+  }
+}
+
+bool KernelStore::has_cubin(const KernelConfig& config) const noexcept {
+  try {
+    if (kernels_.count(kernel_name(config)) > 0) return true;
+    return check_ && check_(config);
+  } catch (const std::exception&) {
+    return false;  // only a preference: selection goes on without it
   }
 }
 

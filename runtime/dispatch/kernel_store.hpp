@@ -25,16 +25,23 @@ struct StoredCubin {
 // Where a store finds a configuration's cubin; nullopt: none stored. May throw (a file that
 // cannot be read), which get() reports as the kernel's failure to load.
 using CubinLookup = std::function<std::optional<StoredCubin>(const KernelConfig& config)>;
+// Whether a configuration's cubin is stored, without reading it; may throw.
+using CubinCheck = std::function<bool(const KernelConfig& config)>;
 
 class KernelStore {
  public:
   // `no_compile` empty: a kernel without a stored cubin is compiled; else it is refused with
   // that reason (an ahead-of-time export: no NVRTC at run time).
-  KernelStore(CubinLookup lookup, std::string arch, std::string no_compile = {});
+  // `check` says, without reading it, whether `lookup` would find a cubin (empty: none would).
+  KernelStore(CubinLookup lookup, std::string arch, std::string no_compile = {}, CubinCheck check = {});
 
   // The loaded kernel of `config`. Throws DispatchError(KernelError) naming the kernel when it
   // can be neither loaded nor compiled. Not thread-safe: the caller serializes calls.
   const LoadedKernel& get(const KernelConfig& config);
+
+  // Whether `config` is loaded already or its cubin is stored: serving it needs no compile.
+  // Never throws (false when the store cannot say).
+  bool has_cubin(const KernelConfig& config) const noexcept;
 
   std::uint64_t from_database() const { return from_database_; }  // from stored cubins
   std::uint64_t compiled() const { return compiled_; }
@@ -43,6 +50,7 @@ class KernelStore {
   const LoadedKernel& load(const KernelConfig& config, const std::string& name);
 
   CubinLookup lookup_;
+  CubinCheck check_;
   std::string arch_;
   std::string no_compile_;
   std::unordered_map<std::string, std::unique_ptr<LoadedKernel>> kernels_;

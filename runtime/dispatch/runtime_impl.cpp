@@ -70,7 +70,8 @@ Runtime::Impl::Impl(const DeviceInfo& device, dispatch::TuningSource tuning, con
       options_(options),
       tuning_(std::move(tuning)),
       serial_(dispatch::g_next_serial.fetch_add(1)),
-      kernels_(dispatch::cubin_lookup(tuning_, device.arch()), device.arch(), dispatch::compile_refusal(tuning_)) {}
+      kernels_(dispatch::cubin_lookup(tuning_, device.arch()), device.arch(), dispatch::compile_refusal(tuning_),
+               dispatch::cubin_check(tuning_, device.arch())) {}
 
 dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
   if (std::optional<std::string> why = dispatch::invalid_argument(call)) {
@@ -82,7 +83,10 @@ dispatch::RowMajorCall Runtime::Impl::checked(const SgemmCall& call) {
 dispatch::Choice Runtime::Impl::choose(const dispatch::RowMajorCall& call, Precision precision) const {
   // cublas_sgemm takes 32-bit leading dimensions.
   const bool cublas_allowed = options_.prefer_cublas && dispatch::lds_fit_int(call.params);
-  return dispatch::select_kernel(tuning_.table, call, device_, {cublas_allowed, precision});
+  // Called with miss_mutex_ held (route, plan), which guards kernels_.
+  return dispatch::select_kernel(tuning_.table, call, device_,
+                                 {cublas_allowed, precision,
+                                  [this](const KernelConfig& c) { return kernels_.has_cubin(c); }});
 }
 
 void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
@@ -122,7 +126,9 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call, 
 }
 
 Selection Runtime::Impl::plan(const SgemmCall& call) const {
-  return choose(checked(call), precision_of(call)).selection;
+  const dispatch::RowMajorCall row_major = checked(call);
+  const std::lock_guard miss(miss_mutex_);  // choose() reads the kernel store
+  return choose(row_major, precision_of(call)).selection;
 }
 
 std::optional<Selection> Runtime::Impl::last_selection() const {

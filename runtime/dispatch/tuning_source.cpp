@@ -132,6 +132,18 @@ CubinLookup cubin_lookup(const TuningSource& source, const std::string& arch) {
   return {};
 }
 
+CubinCheck cubin_check(const TuningSource& source, const std::string& arch) {
+  if (source.manifest_dir) {
+    return [&source](const KernelConfig& config) { return source.manifest_kernels.count(kernel_name(config)) > 0; };
+  }
+  if (source.database) {
+    return [&source, arch](const KernelConfig& config) {
+      return source.database->has_binary(binary_key(config, arch));
+    };
+  }
+  return {};
+}
+
 std::string compile_refusal(const TuningSource& source) {
   if (!source.manifest_dir) return {};
   return "not in the export " + source.manifest_dir->string() +

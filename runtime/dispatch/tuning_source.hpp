@@ -50,6 +50,7 @@ TuningSource load_manifest_tuning(const std::filesystem::path& dir, const cache:
 // How a KernelStore finds cubins in `source` (its database's under this build's key, or its
 // export's files), and why it may not compile (empty: it may).
 CubinLookup cubin_lookup(const TuningSource& source, const std::string& arch);
+CubinCheck cubin_check(const TuningSource& source, const std::string& arch);  // whether it would find one
 std::string compile_refusal(const TuningSource& source);
 
 }  // namespace gemmtune::dispatch

@@ -57,7 +57,7 @@ struct KernelArguments {
   }
 };
 
-// What the cost model (tuner/cost_model.hpp) knows of a configuration: the family's measured
+// What the cost model (cost_model.hpp) knows of a configuration: the family's measured
 // standing and the tile structure its terms are made of.
 struct CostTraits {
   // The fraction of cuBLAS the family's default configuration reached on 4096^3 (the model pins

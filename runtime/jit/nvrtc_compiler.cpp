@@ -103,13 +103,15 @@ std::optional<EmbeddedFile> own_file(const KernelFamily& family) {
 // `name_expression` lowered. kernel_name and arch are the caller's to fill in.
 CompiledKernel compile_program(const std::string& source, const std::string& program_name,
                                const std::string& name_expression, const std::string& target,
-                               const std::optional<EmbeddedFile>& extra_file) {
+                               const std::optional<EmbeddedFile>& extra_file,
+                               const std::vector<std::string>& extra_options = {}) {
   CompiledKernel compiled;
   compiled.instantiation = name_expression;
   NvrtcProgram program(source, program_name, name_expression, extra_file);
   program.add_name_expression();
   std::vector<std::string> options = kOptions;
   options.push_back("--gpu-architecture=" + target);
+  options.insert(options.end(), extra_options.begin(), extra_options.end());
   compiled.log = program.compile(options);
   compiled.lowered_name = program.lowered_name();
   compiled.cubin = program.cubin();
@@ -190,7 +192,8 @@ void require_supported_arch(const std::string& arch) {
                               "' (supported: " + list + ")");
 }
 
-CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch) {
+CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch,
+                              const std::vector<std::string>& extra_options) {
   const KernelFamily& family = find_family(config.family);
   if (auto reason = family.check(config)) {
     throw std::invalid_argument("refused " + kernel_name(config) + ": " + *reason);
@@ -204,7 +207,8 @@ CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arc
 
   const std::string source = "#include \"" + std::string(family.source_file()) + "\"\n";
   CompiledKernel compiled =
-      compile_program(source, kernel_name(config) + ".cu", family.instantiation(config), *target, own_file(family));
+      compile_program(source, kernel_name(config) + ".cu", family.instantiation(config), *target, own_file(family),
+                      extra_options);
   compiled.kernel_name = kernel_name(config);
   compiled.arch = arch;
   return compiled;

@@ -37,7 +37,10 @@ struct CompiledKernel {
 // Compiles one configuration for `arch` ("sm_80", "sm_90", ...). Throws std::invalid_argument for
 // a configuration the family refuses or an arch NVRTC does not know, and NvrtcError (with the
 // whole log and the instantiation) when compilation fails.
-CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch);
+// `extra_options` are appended to the options (a developer's experiment, e.g. "--time=FILE"):
+// a cubin compiled with any is not what the key of binary_key() names, and is never stored.
+CompiledKernel compile_kernel(const KernelConfig& config, const std::string& arch,
+                              const std::vector<std::string>& extra_options = {});
 
 // Compiles `source` (which may include the embedded kernel templates) for `target` ("sm_90",
 // "sm_90a") and returns the cubin with `name_expression` (a __global__ function or template

@@ -38,4 +38,25 @@ CompiledKernel from_binary(const cache::Binary& binary) {
   return compiled;
 }
 
+cache::CompileOutcomeRecord compiled_outcome(const CompiledKernel& compiled, std::optional<double> seconds) {
+  cache::CompileOutcomeRecord outcome;
+  outcome.key = binary_key(compiled.kernel_name, compiled.arch);
+  outcome.compiled = true;
+  outcome.registers = compiled.resources.registers;
+  outcome.spill_store_bytes = compiled.resources.spill_store_bytes;
+  outcome.spill_load_bytes = compiled.resources.spill_load_bytes;
+  outcome.static_smem_bytes = compiled.resources.static_smem_bytes;
+  outcome.compile_seconds = seconds;
+  return outcome;
+}
+
+cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch,
+                                           const std::string& error, double seconds) {
+  cache::CompileOutcomeRecord outcome;
+  outcome.key = binary_key(config, arch);
+  outcome.compile_seconds = seconds;
+  outcome.error_text = error;
+  return outcome;
+}
+
 }  // namespace gemmtune

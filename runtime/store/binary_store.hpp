@@ -3,6 +3,7 @@
 // an old cubin.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cache_records.hpp"
@@ -19,5 +20,12 @@ cache::BinaryKey binary_key(const KernelConfig& config, const std::string& arch)
 cache::BinaryKey binary_key(const std::string& kernel_name, const std::string& arch);
 cache::Binary to_binary(const CompiledKernel& compiled);
 CompiledKernel from_binary(const cache::Binary& binary);
+
+// What a compile gave, for the compile_outcomes table: ptxas's figures of `compiled`, taking
+// `seconds` (nullopt: not known, e.g. read back from a stored cubin).
+cache::CompileOutcomeRecord compiled_outcome(const CompiledKernel& compiled, std::optional<double> seconds);
+// A compile of `config` for `arch` that failed with `error`.
+cache::CompileOutcomeRecord failed_outcome(const KernelConfig& config, const std::string& arch,
+                                           const std::string& error, double seconds);
 
 }  // namespace gemmtune

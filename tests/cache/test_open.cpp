@@ -56,8 +56,8 @@ TEST_CASE("cache: opening read-write creates the whole schema at the latest vers
       "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema"
       " WHERE type IN ('table', 'view') ORDER BY name)");
   CHECK(names.single_value<std::string>() ==
-        "binaries configs gpus measurements problems v_failures v_measurements v_progress "
-        "v_winners winners");
+        "binaries compile_outcomes configs gpus measurements problems v_failures v_measurements "
+        "v_progress v_winners winners");
 }
 
 TEST_CASE("cache: opening twice is idempotent and keeps the data", "[cache]") {

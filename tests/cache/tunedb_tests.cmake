@@ -142,7 +142,7 @@ add_tunedb_test(diff 0
   "nn:64x64x4096 +fp32 +only in B.*nn:512x512x512 +fp32 +kernel changed +gemmtune_sgemm_reg2d_nn_bm128[^ ]* +1.000 +gemmtune_sgemm_reg2d_nn_bm64[^ ]* +1.100 +\\+10.0%.*2 winners compared, 1 kernel changed, 1 only in B"
   ARGS diff ${dbs}/a.db ${dbs}/b.db)
 add_tunedb_test(merge 0
-  "added 0 GPUs, 1 problems, 1 configs, 2 measurements, 1 binaries; 2 winners added or replaced"
+  "added 0 GPUs, 1 problems, 1 configs, 2 measurements, 1 binaries, 0 compile outcomes; 2 winners added or replaced"
   ARGS merge ${dbs}/into.db ${dbs}/b.db SETS_UP cache_tunedb_merged)
 add_tunedb_test(list_merged 0
   "nn:64x64x4096 +fp32 +1 +1 +0 +gemmtune_sgemm_reg2d_nn_bm64.*nn:512x512x512 +fp32 +3 +2 +1 +gemmtune_sgemm_reg2d_nn_bm64"

@@ -39,7 +39,7 @@ struct ExportableDatabase {
     cache::Database db = cache::Database::open(path, cache::OpenMode::ReadWrite);
     add_winner(db, fake_gpu(), kProblem, winner_config(), 0.25, 0.5);
     add_winner(db, other_gpu(), kProblem, winner_config(), 0.5, 0.5);
-    for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()))) {
+    for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()), "sm_90")) {
       cache::Binary binary;
       binary.key = binary_key(config, "sm_90");
       binary.lowered_name = "_Z" + kernel_name(config);
@@ -68,7 +68,7 @@ TEST_CASE("dispatch: selectable_configs holds each winner with its narrower alig
   cache::Database db = cache::Database::open(dir.file("t.db"), cache::OpenMode::ReadWrite);
   add_winner(db, fake_gpu(), kProblem, winner_config());
   std::vector<std::string> names;
-  for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()))) {
+  for (const KernelConfig& config : selectable_configs(TuningTable(db.all_winners(), fake_gpu()), "sm_90")) {
     names.push_back(kernel_name(config));
   }
   const std::string winner = kernel_name(winner_config());
@@ -131,7 +131,11 @@ TEST_CASE("dispatch: export-kernels writes the winners' cubins and a manifest th
   const std::optional<StoredCubin> found = lookup(winner_config());
   REQUIRE(found);
   CHECK(found->cubin == fake_cubin(kernel_name(winner_config())));
-  CHECK_FALSE(lookup(config_of("warptile", Layout::NN, 4)));
+  // Not a winner, nor any family's default (those are all exported): not there.
+  const KernelConfig not_exported = config_of("warptile", Layout::NN, 4, {{"BM", 64}});
+  CHECK_FALSE(lookup(not_exported));
+  CHECK_FALSE(cubin_check(source, "sm_90")(not_exported));
+  CHECK(cubin_check(source, "sm_90")(winner_config()));
   CHECK_THAT(compile_refusal(source), Catch::Contains("not in the export"));
 
   // A second export replaces the first whole, and leaves nothing beside it.

@@ -9,6 +9,8 @@
 #include "problem.hpp"
 #include "select_kernel.hpp"
 
+#include <tuple>
+
 namespace gemmtune::dispatch {
 namespace {
 
@@ -20,8 +22,10 @@ struct Fixture {
   cache::Database db = cache::Database::open(dir.file("tuned.db"), cache::OpenMode::ReadWrite);
 
   Choice select(const SgemmCall& call, const cache::GpuKey& gpu = fake_gpu(), bool prefer_cublas = false) const {
-    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call), DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor},
-                         {prefer_cublas});
+    SelectionPolicy policy;  // no cubin stored
+    policy.prefer_cublas = prefer_cublas;
+    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call),
+                         DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor}, policy);
   }
 };
 
@@ -50,22 +54,76 @@ TEST_CASE("dispatch: the exact tuned problem's winner serves the call", "[dispat
   CHECK(choice.selection.note.empty());
 }
 
-TEST_CASE("dispatch: an untuned shape gets the winner of the closer tuned problem", "[dispatch]") {
+TEST_CASE("dispatch: an untuned shape gets the nearest winners and the defaults ranked for its own shape",
+          "[dispatch]") {
   Fixture f;
   add_winner(f.db, fake_gpu(), {"nn", 256, 256, 256}, kSmallWinner);
   add_winner(f.db, fake_gpu(), {"nn", 1024, 1024, 1024}, kLargeWinner);
-  const Choice near_small = f.select(fake_nn_call(300, 200, 260));
-  CHECK(near_small.selection.reason == Reason::Nearest);
-  CHECK(near_small.selection.kernel == kernel_name(kSmallWinner));
-  CHECK(near_small.selection.tuned_problem == ProblemShape{"nn", 256, 256, 256});
-  const double expected = log_distance({Layout::NN, 300, 200, 260}, {Layout::NN, 256, 256, 256});
-  CHECK(near_small.selection.distance == Approx(expected));
-  CHECK(near_small.selection.distance > 0.0);
+  const Choice choice = f.select(fake_nn_call(300, 200, 260));
+  CHECK(choice.selection.reason != Reason::Measured);
+  REQUIRE(choice.config);
+  // The note names the ranking, the nearest winners among it, and the pick.
+  CHECK_THAT(choice.selection.note, Catch::Contains("ranked by the cost model for nn:300x200x260") &&
+                                        Catch::Contains("won nn:256x256x256") &&
+                                        Catch::Contains("chose " + choice.selection.kernel));
+  if (choice.selection.reason == Reason::Nearest) {
+    REQUIRE(choice.selection.tuned_problem);
+    const Problem tuned{Layout::NN, choice.selection.tuned_problem->M, choice.selection.tuned_problem->N,
+                        choice.selection.tuned_problem->K};
+    CHECK(choice.selection.distance == Approx(log_distance({Layout::NN, 300, 200, 260}, tuned)));
+  }
+}
 
-  const Choice near_large = f.select(fake_nn_call(900, 1100, 700));
-  CHECK(near_large.selection.reason == Reason::Nearest);
-  CHECK(near_large.selection.kernel == kernel_name(kLargeWinner));
-  CHECK(near_large.selection.tuned_problem == ProblemShape{"nn", 1024, 1024, 1024});
+TEST_CASE("dispatch: a nearest winner the model ranks with the best defaults is taken over them", "[dispatch]") {
+  Fixture f;
+  // The winner is the configuration the model ranks first for the call: the measured one stands.
+  const Choice untuned = f.select(fake_nn_call(2048, 2048, 2048));
+  REQUIRE(untuned.config);
+  REQUIRE(untuned.selection.reason == Reason::Default);
+  add_winner(f.db, fake_gpu(), {"nn", 4096, 4096, 4096}, *untuned.config);
+  const Choice choice = f.select(fake_nn_call(2048, 2048, 2048));
+  CHECK(choice.selection.reason == Reason::Nearest);
+  CHECK(choice.selection.kernel == untuned.selection.kernel);
+  CHECK(choice.selection.tuned_problem == ProblemShape{"nn", 4096, 4096, 4096});
+}
+
+TEST_CASE("dispatch: an untuned call never gets a tile far larger than the problem", "[dispatch]") {
+  Fixture f;
+  // A 4096-class winner nearby, and a small call: 64 x 64 outputs.
+  const KernelConfig big_tiles = config_of("vectorized", Layout::NN, 4, {{"BM", 128}, {"BN", 128}});
+  add_winner(f.db, fake_gpu(), {"nn", 256, 256, 256}, big_tiles);
+  const Choice choice = f.select(fake_nn_call(64, 64, 64));
+  REQUIRE(choice.config);
+  const CostTraits tile = find_family(choice.config->family).cost_traits(*choice.config);
+  CHECK(tile.bm <= 64);
+  CHECK(tile.bn <= 64);
+  CHECK(choice.selection.kernel != kernel_name(big_tiles));
+  CHECK_THAT(choice.selection.note, Catch::Contains("their tiles far larger than the problem"));
+}
+
+TEST_CASE("dispatch: an untuned call prefers a kernel whose cubin is stored when the model ranks it close",
+          "[dispatch]") {
+  Fixture f;
+  const Choice fresh = f.select(fake_nn_call(300, 200, 260));
+  REQUIRE(fresh.config);
+  // Another serving default the model ranks within the margin, its cubin stored.
+  SelectionPolicy policy;
+  std::string stored_name;
+  const cache::GpuKey gpu = fake_gpu();
+  const DeviceTraits device{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor};
+  const RowMajorCall call = to_row_major(fake_nn_call(300, 200, 260));
+  policy.has_cubin = [&](const KernelConfig& config) { return kernel_name(config) == stored_name; };
+  for (const KernelFamily* family : all_families()) {
+    const KernelConfig candidate = family->default_config(Layout::NN, family->alignments().front());
+    if (kernel_name(candidate) == fresh.selection.kernel) continue;
+    stored_name = kernel_name(candidate);
+    const Choice choice = select_kernel(TuningTable(f.db.all_winners(), gpu), call, device, policy);
+    if (choice.selection.kernel != stored_name) continue;
+    CHECK_THAT(choice.selection.note, Catch::Contains("its cubin stored"));
+    SUCCEED("the stored " << stored_name << " was taken over " << fresh.selection.kernel);
+    return;
+  }
+  FAIL("no stored default within the margin was taken over " << fresh.selection.kernel << ": " << fresh.selection.note);
 }
 
 TEST_CASE("dispatch: selection never crosses layouts", "[dispatch]") {
@@ -74,37 +132,45 @@ TEST_CASE("dispatch: selection never crosses layouts", "[dispatch]") {
   // Same sizes, another layout: the nt winner says nothing about nn.
   const Choice nn = f.select(fake_nn_call(256, 256, 256));
   CHECK(nn.selection.reason == Reason::Default);
-  CHECK(nn.selection.kernel == kernel_name(find_family("vectorized").default_config(Layout::NN, 4)));
   CHECK_FALSE(nn.selection.tuned_problem);
-  CHECK_THAT(nn.selection.note, Catch::Contains("no tuned nn problem"));
-
-  // A far nn problem still beats an exact problem of another layout.
-  add_winner(f.db, fake_gpu(), {"nn", 4096, 16, 4096}, kLargeWinner);
-  const Choice far = f.select(fake_nn_call(256, 256, 256));
-  CHECK(far.selection.reason == Reason::Nearest);
-  CHECK(far.selection.tuned_problem == ProblemShape{"nn", 4096, 16, 4096});
+  CHECK_THAT(nn.selection.note, Catch::Contains("no tuned nn problem") && !Catch::Contains("won nt:"));
 
   const Choice nt = f.select(fake_call(Order::RowMajor, Transpose::No, Transpose::Yes, 256, 256, 256, 256, 256, 256));
   CHECK(nt.selection.reason == Reason::Measured);
   CHECK(nt.selection.kernel == kernel_name(kNtWinner));
 }
 
-TEST_CASE("dispatch: with nothing tuned the default takes the widest alignment the call allows", "[dispatch]") {
+TEST_CASE("dispatch: with nothing tuned a default serves at the widest alignment its family has within the call's",
+          "[dispatch]") {
   Fixture f;
-  const KernelFamily& vectorized = find_family("vectorized");
-  const Choice aligned = f.select(fake_nn_call(100, 100, 100, 4));  // lds 104
-  CHECK(aligned.selection.reason == Reason::Default);
-  CHECK(aligned.selection.kernel == kernel_name(vectorized.default_config(Layout::NN, 4)));
-  const Choice even = f.select(fake_nn_call(100, 100, 100, 2));  // lds 102: pairs only
-  CHECK(even.selection.call_align == 2);
-  CHECK(even.selection.kernel == kernel_name(vectorized.default_config(Layout::NN, 2)));
-  const Choice misaligned = f.select(fake_nn_call(100, 100, 100, 4, true));
-  CHECK(misaligned.selection.call_align == 1);
-  CHECK(misaligned.selection.kernel == kernel_name(vectorized.default_config(Layout::NN, 1)));
+  for (const auto& [ld_pad, misaligned, allowed] : {std::tuple{4, false, 4}, {2, false, 2}, {4, true, 1}}) {
+    const Choice choice = f.select(fake_nn_call(100, 100, 100, ld_pad, misaligned));
+    INFO("call align " << allowed << ": " << choice.selection.kernel);
+    CHECK(choice.selection.reason == Reason::Default);
+    CHECK(choice.selection.call_align == allowed);
+    REQUIRE(choice.config);
+    CHECK(choice.config->align <= allowed);
+    for (int align : find_family(choice.config->family).alignments()) {
+      if (align <= allowed) {
+        CHECK(choice.config->align == align);
+        break;
+      }
+    }
+  }
   // A column-major call's default is for its swapped, row-major problem.
   const Choice column = f.select(fake_call(Order::ColMajor, Transpose::Yes, Transpose::No, 8, 12, 16, 16, 16, 8));
   CHECK(column.selection.problem == ProblemShape{"nt", 12, 8, 16});
-  CHECK(column.selection.kernel == kernel_name(vectorized.default_config(Layout::NT, 4)));
+  REQUIRE(column.config);
+  CHECK(column.config->layout == Layout::NT);
+}
+
+TEST_CASE("dispatch: an untuned call is never served by a single-pass TF32 default", "[dispatch]") {
+  Fixture f;
+  for (const auto& [m, n, k] : {std::tuple{4096, 4096, 4096}, {1000, 999, 777}, {64, 3000, 800}}) {
+    const Choice choice = f.select(fake_nn_call(m, n, k));
+    REQUIRE(choice.config);
+    CHECK(find_family(choice.config->family).precision() != Precision::Tf32);
+  }
 }
 
 TEST_CASE("dispatch: a winner tuned with align4 serves a misaligned call at a narrower alignment", "[dispatch]") {
@@ -184,7 +250,7 @@ TEST_CASE("dispatch: a selection names only the first few skipped winners", "[di
 TEST_CASE("dispatch: a call no kernel can serve is NotSupported", "[dispatch]") {
   Fixture f;
   try {
-    f.select(fake_nn_call(9000000, 4, 4));  // every default's grid is too tall
+    f.select(fake_nn_call(9000000, 4, 4, 0, true));  // misaligned: no persistent TMA kernel; every grid too tall
     FAIL("selection succeeded");
   } catch (const DispatchError& error) {
     CHECK(error.status() == Status::NotSupported);
@@ -212,9 +278,13 @@ TEST_CASE("dispatch: cuBLAS serves a call only when asked and measured faster", 
 TEST_CASE("dispatch: a selection describes itself in one line", "[dispatch]") {
   Fixture f;
   add_winner(f.db, fake_gpu(), {"nn", 256, 256, 256}, kSmallWinner);
-  const std::string nearest = describe(f.select(fake_nn_call(512, 256, 256)).selection);
-  CHECK_THAT(nearest, Catch::StartsWith(kernel_name(kSmallWinner) + " for nn:512x256x256 (call align4)"));
-  CHECK_THAT(nearest, Catch::Contains("nearest tuned problem, nn:256x256x256 at distance 1.000"));
+  const std::string measured = describe(f.select(fake_nn_call(256, 256, 256)).selection);
+  CHECK_THAT(measured, Catch::StartsWith(kernel_name(kSmallWinner) + " for nn:256x256x256 (call align4)"));
+  const Selection untuned = f.select(fake_nn_call(512, 256, 256)).selection;
+  CHECK_THAT(describe(untuned), Catch::StartsWith(untuned.kernel + " for nn:512x256x256 (call align4)"));
+  if (untuned.reason == Reason::Nearest) {
+    CHECK_THAT(describe(untuned), Catch::Contains("nearest tuned problem, nn:256x256x256 at distance 1.000"));
+  }
 }
 
 }  // namespace gemmtune::dispatch

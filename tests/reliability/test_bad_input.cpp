@@ -22,7 +22,8 @@ constexpr int kBadInput = 2;
 
 // A dry run of the smallest family: it needs no GPU, and a good input compiles in a second.
 std::vector<std::string> dry_run_args(const std::string& shapes, const std::string& db) {
-  return {"--dry-run", "--arch", "sm_90", "--shapes", shapes, "--db", db, "--families", "naive", "-q"};
+  return {"--dry-run",  "--arch", "sm_90",      "--shapes",   shapes, "--db", db,
+          "--families", "naive",  "--strategy", "exhaustive", "-q"};
 }
 
 // A real database written by tune: three cubins, schema at the latest version, in WAL mode.

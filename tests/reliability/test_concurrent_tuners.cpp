@@ -14,7 +14,8 @@ using namespace gemmtune::reliability;
 namespace {
 
 std::vector<std::string> dry_run_args(const std::string& shapes, const std::string& db) {
-  return {"--dry-run", "--arch", "sm_90", "--shapes", shapes, "--db", db, "--families", "reg1d", "--jobs", "1", "-q"};
+  return {"--dry-run", "--arch", "sm_90", "--shapes", shapes, "--db", db, "--families", "reg1d",
+          "--strategy", "exhaustive", "--jobs", "1", "-q"};
 }
 
 // Starts both runs at once on a fresh file, so that they also race to create and migrate it, and

@@ -105,7 +105,7 @@ TEST_CASE("reliability: tune_with_faults --dry-run compiles the faulty family fo
   write_bytes(dir.file("shapes.txt"), "64 64 64\n37 45 29 tn\n");
   const std::string db = dir.file("faulty.db");
   const std::vector<std::string> args{"--dry-run", "--arch", "sm_90", "--shapes", dir.file("shapes.txt"),
-                                      "--db", db, "--families", "faulty", "--jobs", "2"};
+                                      "--db", db, "--families", "faulty", "--strategy", "exhaustive", "--jobs", "2"};
   const TuneResult first = run_tune(args, dir.path(), RunAs::CurrentUser, std::chrono::seconds(600),
                                     Program::TuneWithFaults);
   INFO(first.describe());

@@ -19,7 +19,7 @@ namespace {
 std::vector<std::string> dry_run_args(const ScratchDir& dir, const std::string& db) {
   write_bytes(dir.file("shapes.txt"), "128 128 128\n100 100 100 nt\n");
   return {"--dry-run", "--arch", "sm_90", "--shapes", dir.file("shapes.txt"), "--db", db,
-          "--families", "reg1d", "--jobs", "2", "-v"};
+          "--families", "reg1d", "--strategy", "exhaustive", "--jobs", "2", "-v"};
 }
 
 }  // namespace

@@ -6,12 +6,11 @@
 // measuring <= 25% of the space.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <iostream>
 
-#include "cache/cache_test_support.hpp"  // TempDir
 #include "guided_strategy.hpp"
 #include "kernel_name.hpp"
+#include "recording.hpp"
 #include "search_setup.hpp"
 #include "tuning_db.hpp"
 
@@ -19,8 +18,6 @@ using namespace gemmtune;
 using namespace gemmtune::tuner;
 
 namespace {
-
-const char* const kRecording = GEMMTUNE_TESTS_DIR "/tuner/data/h200-exhaustive-reg2d-vectorized.db";
 
 struct Replay {
   std::size_t space = 0;
@@ -65,12 +62,10 @@ Replay replay(const cache::Database& db, std::int64_t gpu_id, const cache::Probl
 
 TEST_CASE("guided search reaches 97% of the exhaustive best on recorded H200 measurements, measuring a quarter",
           "[tuner][strategy]") {
-  // The recording is of schema version 1: a copy is migrated (so this replays the migration of a
-  // real database too), the file in the tree stays as recorded.
-  const cache::test::TempDir dir;
-  const std::string copy = dir.file("recording.db");
-  std::filesystem::copy_file(kRecording, copy);
-  const cache::Database db = cache::Database::open(copy, cache::OpenMode::ReadWrite);
+  // The recording is of schema version 1: a migrated copy is read (so this replays the migration
+  // of a real database too), the file in the tree stays as recorded.
+  const testing::Recording recording("gemmtune-guided-replay");
+  const cache::Database& db = recording.db();
   const std::vector<cache::Gpu> gpus = db.gpus();
   REQUIRE(gpus.size() == 1);
   const std::vector<cache::ProblemSummary> problems = db.problem_summaries();

@@ -2,7 +2,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 file(WRITE ${WORK_DIR}/shapes.txt "128 128 128\n100 100 100 nt\n")
-set(args --dry-run --arch sm_90 --shapes ${WORK_DIR}/shapes.txt --db ${WORK_DIR}/dry.db --families reg1d -q)
+set(args --dry-run --arch sm_90 --shapes ${WORK_DIR}/shapes.txt --db ${WORK_DIR}/dry.db --families reg1d --strategy exhaustive -q)
 execute_process(COMMAND ${TUNE} ${args} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT code EQUAL 0 OR NOT out MATCHES "([1-9][0-9]*) cubins compiled \\(0 already in")

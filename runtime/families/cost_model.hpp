@@ -30,7 +30,7 @@
 #include "kernel_config.hpp"
 #include "problem.hpp"
 
-namespace gemmtune::tuner {
+namespace gemmtune {
 
 // What the model knows about a GPU; the defaults are an H200's.
 struct DeviceModel {
@@ -62,4 +62,4 @@ struct CostEstimate {
 CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem,
                            const DeviceModel& device = {});
 
-}  // namespace gemmtune::tuner
+}  // namespace gemmtune

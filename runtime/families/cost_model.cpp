@@ -7,7 +7,7 @@
 
 #include "family_registry.hpp"
 
-namespace gemmtune::tuner {
+namespace gemmtune {
 namespace {
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
@@ -141,4 +141,4 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
   return estimate;
 }
 
-}  // namespace gemmtune::tuner
+}  // namespace gemmtune
