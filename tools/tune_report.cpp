@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,16 +38,6 @@ ProblemFigures figures(const tuner::ProblemReport& p) {
   }
   return f;
 }
-
-// The shortest text that reads back as the same double ("" for none), for CSV.
-std::string exact(std::optional<double> value) {
-  if (!value) return "";
-  char text[64];
-  const auto result = std::to_chars(text, text + sizeof text, *value);
-  return std::string(text, result.ptr);
-}
-
-json or_null(std::optional<double> value) { return value ? json(*value) : json(nullptr); }
 
 double per_second(std::size_t count, double seconds) { return count / std::max(seconds, 1e-9); }
 
@@ -124,9 +113,9 @@ void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precisi
     const ProblemFigures f = figures(p);
     table.add_row({to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
                    std::to_string(p.problem.N), std::to_string(p.problem.K), std::string(precision_name(precision)),
-                   p.winner ? p.winner->kernel_name : "", p.winner ? p.winner->kernel_precision : "", exact(f.ms),
-                   exact(f.tflops), exact(p.winner ? p.winner->fp64_error : std::nullopt), exact(f.cublas_ms),
-                   exact(f.cublas_tflops), exact(f.speedup), exact(p.seconds), std::to_string(p.measured),
+                   p.winner ? p.winner->kernel_name : "", p.winner ? p.winner->kernel_precision : "", csv_number(f.ms),
+                   csv_number(f.tflops), csv_number(p.winner ? p.winner->fp64_error : std::nullopt), csv_number(f.cublas_ms),
+                   csv_number(f.cublas_tflops), csv_number(f.speedup), csv_number(p.seconds), std::to_string(p.measured),
                    std::to_string(p.resumed), std::to_string(p.failed), std::to_string(p.space)});
   }
   table.print_csv(out);
@@ -143,12 +132,12 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"k", p.problem.K},
                         {"winner", p.winner ? json(p.winner->kernel_name) : json(nullptr)},
                         {"winner_precision", p.winner ? json(p.winner->kernel_precision) : json(nullptr)},
-                        {"fp64_error", p.winner ? or_null(p.winner->fp64_error) : json(nullptr)},
-                        {"ms", or_null(f.ms)},
-                        {"tflops", or_null(f.tflops)},
-                        {"cublas_ms", or_null(f.cublas_ms)},
-                        {"cublas_tflops", or_null(f.cublas_tflops)},
-                        {"speedup", or_null(f.speedup)},
+                        {"fp64_error", p.winner ? json_or_null(p.winner->fp64_error) : json(nullptr)},
+                        {"ms", json_or_null(f.ms)},
+                        {"tflops", json_or_null(f.tflops)},
+                        {"cublas_ms", json_or_null(f.cublas_ms)},
+                        {"cublas_tflops", json_or_null(f.cublas_tflops)},
+                        {"speedup", json_or_null(f.speedup)},
                         {"tuning_s", p.seconds},
                         {"measured", p.measured},
                         {"resumed", p.resumed},

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -50,20 +49,6 @@ using json = nlohmann::ordered_json;
 // A figure for a table, or "-" where there is none.
 std::string figure(std::optional<double> value, int digits = 3) {
   return value ? gemmtune::fixed(*value, digits) : "-";
-}
-
-// The shortest text that reads back as the same double, for exports.
-std::string exact(double value) {
-  char text[64];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
-std::string csv_number(std::optional<double> value) { return value ? exact(*value) : ""; }
-
-template <class T>
-json or_null(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
 }
 
 std::string gpu_label(const GpuKey& gpu) {
@@ -140,10 +125,10 @@ void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summar
                    std::to_string(summary.measured), std::to_string(summary.ok), std::to_string(summary.failed),
                    winner ? winner->precision : "", winner ? winner->kernel_name : "",
                    winner ? winner->kernel_precision : "",
-                   csv_number(winner ? std::optional(winner->median_ms) : std::nullopt),
-                   csv_number(winner ? std::optional(winner->tflops) : std::nullopt),
-                   csv_number(winner ? winner->fp64_error : std::nullopt),
-                   csv_number(winner ? winner->cublas_ms : std::nullopt), csv_number(speedup)});
+                   gemmtune::csv_number(winner ? std::optional(winner->median_ms) : std::nullopt),
+                   gemmtune::csv_number(winner ? std::optional(winner->tflops) : std::nullopt),
+                   gemmtune::csv_number(winner ? winner->fp64_error : std::nullopt),
+                   gemmtune::csv_number(winner ? winner->cublas_ms : std::nullopt), gemmtune::csv_number(speedup)});
   }
   table.print_csv(out);
 }
@@ -174,11 +159,11 @@ void write_list_json(std::ostream& out, const Database& db, const PrecisionFilte
       winner = {{"precision", w->precision},
                 {"kernel_name", w->kernel_name},
                 {"kernel_precision", w->kernel_precision},
-                {"fp64_error", or_null(w->fp64_error)},
+                {"fp64_error", gemmtune::json_or_null(w->fp64_error)},
                 {"ms", w->median_ms},
                 {"tflops", w->tflops},
-                {"cublas_ms", or_null(w->cublas_ms)},
-                {"cublas_tflops", or_null(w->cublas_tflops)},
+                {"cublas_ms", gemmtune::json_or_null(w->cublas_ms)},
+                {"cublas_tflops", gemmtune::json_or_null(w->cublas_tflops)},
                 {"speedup", w->cublas_ms ? json(*w->cublas_ms / w->median_ms) : json(nullptr)},
                 {"measured_at", w->measured_at}};
     }
@@ -354,12 +339,12 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
         std::to_string(row.gpu.sm_count), row.problem.layout, std::to_string(row.problem.m),
         std::to_string(row.problem.n), std::to_string(row.problem.k), row.kernel_name,
         row.family, row.precision, row.params_json, std::string(to_string(row.status)),
-        csv_number(time(&Timing::median_ms)), csv_number(time(&Timing::min_ms)),
-        csv_number(time(&Timing::max_ms)), csv_number(time(&Timing::p10_ms)),
-        csv_number(time(&Timing::p90_ms)), csv_number(row.tflops),
+        gemmtune::csv_number(time(&Timing::median_ms)), gemmtune::csv_number(time(&Timing::min_ms)),
+        gemmtune::csv_number(time(&Timing::max_ms)), gemmtune::csv_number(time(&Timing::p10_ms)),
+        gemmtune::csv_number(time(&Timing::p90_ms)), gemmtune::csv_number(row.tflops),
         row.rank ? std::to_string(*row.rank) : "", std::to_string(row.repetitions),
         row.sm_clock_mhz ? std::to_string(*row.sm_clock_mhz) : "",
-        csv_number(row.max_rel_error), csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run};
+        gemmtune::csv_number(row.max_rel_error), gemmtune::csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run};
     for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
     out << '\n';
   }
@@ -381,12 +366,12 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                    {"max_ms", t ? json(t->max_ms) : nullptr},
                    {"p10_ms", t ? json(t->p10_ms) : nullptr},
                    {"p90_ms", t ? json(t->p90_ms) : nullptr},
-                   {"tflops", or_null(row.tflops)},
-                   {"rank", or_null(row.rank)},
+                   {"tflops", gemmtune::json_or_null(row.tflops)},
+                   {"rank", gemmtune::json_or_null(row.rank)},
                    {"repetitions", row.repetitions},
-                   {"sm_clock_mhz", or_null(row.sm_clock_mhz)},
-                   {"max_rel_error", or_null(row.max_rel_error)},
-                   {"fp64_error", or_null(row.fp64_error)},
+                   {"sm_clock_mhz", gemmtune::json_or_null(row.sm_clock_mhz)},
+                   {"max_rel_error", gemmtune::json_or_null(row.max_rel_error)},
+                   {"fp64_error", gemmtune::json_or_null(row.fp64_error)},
                    {"error_text", row.error_text},
                    {"measured_at", row.measured_at},
                    {"tuner_run", row.tuner_run}});
