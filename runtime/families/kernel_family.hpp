@@ -26,6 +26,9 @@ struct ParamSpec {
   std::string name;                // template parameter name, e.g. "BM"
   int default_value;               // the family's default configuration
   std::vector<int> search_values;  // the values the tuner tries
+  // A parameter added after kernel names were stored: names leave it out at its default value, so
+  // that every name written before it existed still parses, as the kernel it always named.
+  bool named_off_default_only = false;
 };
 
 // Every template parameter lies in 1..kMaxParamValue (KernelFamily::check refuses the rest).

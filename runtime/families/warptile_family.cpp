@@ -47,7 +47,8 @@ class WarptileFamily final : public WarpTiledFamily {
 
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
-              TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"), ALIGN = c.align;
+              TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
+              FRAGBUF = c.get("FRAGBUF"), ALIGN = c.align;
     const Layout L = c.layout;
     const long long THREADS = warptile_threads(BM, BN, WM, WN);
     const long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
@@ -64,7 +65,10 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"TM", 8, {4, 8, 16}},
                                  {"TN", 8, {4, 8, 16}},
                                  {"STAGES", 3, {2, 3, 4}},
-                                 {"SPLITK", 1, {1, 4, 16, 64, 128}}};
+                                 {"SPLITK", 1, {1, 4, 16, 64, 128}},
+                                 // Fragment buffers: 2 double-buffers them across k steps and
+                                 // tiles (warptile.cuh says why and what it costs).
+                                 {"FRAGBUF", 1, {1, 2}, true}};
 };
 
 }  // namespace
