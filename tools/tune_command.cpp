@@ -90,6 +90,11 @@ int tune_main(int argc, char** argv) {
   app.add_option("--gpu", options.gpu,
                  "Required unless --dry-run: tune on the first visible GPU whose name contains this "
                  "(case-insensitive, e.g. H200; 'any': the first GPU)");
+  std::string devices_text;
+  app.add_option("--devices", devices_text,
+                 "Which of the GPUs that match --gpu to measure on: 'all' or their indices (0,1,3; as "
+                 "CUDA numbers them); all must be of one model. One GPU a run for now (several: run a shard on "
+                 "each). Default: the first that matches");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments; - for standard input")
       ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
@@ -161,6 +166,10 @@ int tune_main(int argc, char** argv) {
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
     options.precision = parse_precision(precision_text);
+    if (!devices_text.empty()) {
+      if (options.dry_run) throw CLI::ValidationError("--devices", "is for measuring; --dry-run uses no GPU");
+      options.devices = tuner::parse_devices(devices_text);
+    }
     if (!shard_text.empty()) {
       shard = tuner::parse_shard(shard_text);
     } else if ((shard = tuner::shard_from_slurm(tuner::process_environment))) {
