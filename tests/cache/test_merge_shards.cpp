@@ -105,7 +105,7 @@ TEST_CASE("cache: shard databases merged hold what one database of all their wor
   }
 }
 
-TEST_CASE("cache: shards from nodes with another driver, or another GPU model, merge without losing a row",
+TEST_CASE("cache: shards from nodes with another driver or another GPU model merge without losing a row",
           "[cache]") {
   TempDir dir;
   GpuInfo newer_driver = h200();

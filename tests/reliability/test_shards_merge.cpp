@@ -42,7 +42,7 @@ TuneResult run_tunedb(const std::vector<std::string>& args, const ScratchDir& di
 
 }  // namespace
 
-TEST_CASE("reliability: a dry run in three shards, merged, holds what one dry run holds; merging again adds nothing",
+TEST_CASE("reliability: a dry run in three shards merged holds what one dry run holds and merging again adds nothing",
           "[reliability]") {
   ScratchDir dir;
   const std::string one = dir.file("one.db");

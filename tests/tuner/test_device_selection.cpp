@@ -51,7 +51,7 @@ TEST_CASE("tuner: parse_devices reads all or device indices", "[tuner]") {
   CHECK_FALSE(parse_devices("3,0,1").all);
 }
 
-TEST_CASE("tuner: parse_devices refuses what is not a list of distinct indices, saying why", "[tuner]") {
+TEST_CASE("tuner: parse_devices refuses what is not a list of distinct indices and says why", "[tuner]") {
   const std::string expected = "expected all or device indices separated by commas (0,1,3)";
   for (const char* text : {"", ",", "0,", ",1", "0,,1", "a", "-1", "1.0", " 1", "gpu0", "0;1", "12345"}) {
     INFO(text);
@@ -61,7 +61,7 @@ TEST_CASE("tuner: parse_devices refuses what is not a list of distinct indices, 
   CHECK(error_of_parse("1024") == "--devices '1024': device 1024 is above 1023");
 }
 
-TEST_CASE("tuner: select_devices takes the GPUs named, or all that match --gpu", "[tuner]") {
+TEST_CASE("tuner: select_devices takes the GPUs named or all that match --gpu", "[tuner]") {
   const std::vector<DeviceInfo> four{gpu(0), gpu(1), gpu(2), gpu(3)};
   CHECK(indices_of(select_devices(four, parse_devices("all"), "H200")) == std::vector<int>{0, 1, 2, 3});
   CHECK(indices_of(select_devices(four, parse_devices("2,0"), "h200")) == std::vector<int>{2, 0});
@@ -72,7 +72,7 @@ TEST_CASE("tuner: select_devices takes the GPUs named, or all that match --gpu",
   CHECK(indices_of(select_devices(mixed, parse_devices("all"), "a100")) == std::vector<int>{1});
 }
 
-TEST_CASE("tuner: select_devices refuses a GPU the host lacks, one --gpu does not match, and mixed models",
+TEST_CASE("tuner: select_devices refuses a GPU the host lacks or one --gpu does not match or mixed models",
           "[tuner]") {
   const std::vector<DeviceInfo> one{gpu(0)};
   CHECK(error_of_select(one, "7", "H200") == "--devices 7: there is no GPU 7 on this host (visible: 0: NVIDIA H200)");

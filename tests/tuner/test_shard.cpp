@@ -53,14 +53,14 @@ constexpr const char* kShapes =
 
 }  // namespace
 
-TEST_CASE("tuner: parse_shard reads I/N, numbered from 1", "[tuner]") {
+TEST_CASE("tuner: parse_shard reads I/N with shards numbered from 1", "[tuner]") {
   CHECK(parse_shard("1/1") == Shard{1, 1});
   CHECK(parse_shard("2/8") == Shard{2, 8});
   CHECK(parse_shard("8/8") == Shard{8, 8});
   CHECK(to_string(Shard{3, 4}) == "3/4");
 }
 
-TEST_CASE("tuner: parse_shard refuses 0/2, 3/2, a/b and other malformed shards, saying why", "[tuner]") {
+TEST_CASE("tuner: parse_shard refuses 0/2 and 3/2 and a/b and other malformed shards saying why", "[tuner]") {
   CHECK(error_of_shard("0/2") == "--shard '0/2': shards are numbered from 1 (1/2 to 2/2)");
   CHECK(error_of_shard("3/2") == "--shard '3/2': there are only 2 shard(s), numbered 1 to 2");
   const std::string not_numbers = "expected I/N, two whole numbers with 1 <= I <= N (shard I of N, e.g. 2/8)";
@@ -73,7 +73,7 @@ TEST_CASE("tuner: parse_shard refuses 0/2, 3/2, a/b and other malformed shards, 
   CHECK(error_of_shard("1/1000001") == "--shard '1/1000001': the number of shards must be 1 to 1000000");
 }
 
-TEST_CASE("tuner: every problem is in exactly one shard, and shards differ by at most one problem", "[tuner]") {
+TEST_CASE("tuner: every problem is in exactly one shard and shards differ by at most one problem", "[tuner]") {
   const ShapesFile shapes = parse_shapes_text(kShapes, "shapes.txt");
   REQUIRE(shapes.problems.size() == 7);
   for (int count = 1; count <= 9; ++count) {
@@ -104,7 +104,7 @@ TEST_CASE("tuner: a shard keeps the file's order and each problem's line", "[tun
   }
 }
 
-TEST_CASE("tuner: the split does not change with reordered, blank, comment or repeated lines", "[tuner]") {
+TEST_CASE("tuner: the split does not change with reordered or blank or comment or repeated lines", "[tuner]") {
   const ShapesFile original = parse_shapes_text(kShapes, "shapes.txt");
   // The same problems reversed, in other spellings, with comments, blank lines and a repeat.
   const ShapesFile shuffled = parse_shapes_text(
@@ -142,7 +142,7 @@ TEST_CASE("tuner: a Slurm array task's shard is its place in the array", "[tuner
                                          {"SLURM_ARRAY_TASK_MIN", "5"}, {"SLURM_ARRAY_TASK_STEP", "5"}})) == Shard{3, 4});
 }
 
-TEST_CASE("tuner: a Slurm environment that cannot name a shard is refused, saying to pass --shard", "[tuner]") {
+TEST_CASE("tuner: a Slurm environment that cannot name a shard is refused saying to pass --shard", "[tuner]") {
   CHECK_THAT(error_of_slurm({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_MIN", "0"}}),
              Catch::Contains("SLURM_ARRAY_TASK_COUNT is not") && Catch::Contains("pass --shard I/N"));
   CHECK_THAT(error_of_slurm({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_COUNT", "2"}}),
