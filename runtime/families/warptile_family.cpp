@@ -25,6 +25,14 @@ class WarptileFamily final : public WarpTiledFamily {
 
   // 1.46 is the fraction the cost model gave families it had no measurement of (then wgmma's,
   // the last of its table): warptile's ranking against the other families was tuned with it.
+  // The H200's fastest FFMA tiles at 4096^3 to 8192^3 (bench/results/2026-12-02-h200-ffma-fragbuf.md):
+  // one block an SM of 16x8 thread tiles, which the cost model ranks below the 8x8 default.
+  std::vector<std::vector<std::pair<std::string, int>>> search_seeds() const override {
+    return {{{"BM", 256}, {"BK", 16}, {"WM", 64}, {"TM", 16}, {"FRAGBUF", 2}},
+            {{"BM", 256}, {"BK", 32}, {"WN", 128}, {"TM", 16}},
+            {{"BN", 256}, {"WM", 64}, {"TN", 16}}};
+  }
+
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
     traits.measured_fraction = 1.46;
