@@ -219,10 +219,13 @@ std::vector<Problem> collect_problems(const Options& options) {
         problems.push_back(spec);
       }
     }
+    refuse_batched_problems(problems);
     for (const std::string& family : options.families) find_family(family);  // unknown: throws
   } catch (const tuner::ShapesFileError& error) {
     throw BadInput(error.what());
   } catch (const std::invalid_argument& error) {
+    throw BadInput(error.what());
+  } catch (const InputError& error) {
     throw BadInput(error.what());
   }
   if (problems.empty()) throw BadInput("no problem given: use --shape MxNxK or --shapes FILE");
