@@ -82,7 +82,8 @@ class Bench {
     const TimingStats cublas_time = measurement.time_cublas(timing);
     const std::string shape = to_string(problem);
     spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
-    add_row(table, csv, shape, "cuBLAS", "-", cublas_compute_name(options_.precision), "cublasGemmEx", problem,
+    add_row(table, csv, shape, "cuBLAS", "-", cublas_compute_name(options_.precision),
+            problem.batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, measurement.cublas_check());
 
     bool all_passed = true;
@@ -117,6 +118,12 @@ class Bench {
       const std::string tag = "v" + std::to_string(version++);
       if (!selected(*family) || !family->supports_layout(problem.layout)) continue;
       const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
+      if (problem.batch > 1) {
+        if (auto refusal = family->batch_refusal(config, false)) {
+          spdlog::info("{}: {} left out: {}", shape, family->name(), *refusal);
+          continue;
+        }
+      }
       all_passed = bench_config(tag, std::string(family->summary()), config) && all_passed;
     }
     for (const KernelConfig& named : named_configs_) {
@@ -219,13 +226,10 @@ std::vector<Problem> collect_problems(const Options& options) {
         problems.push_back(spec);
       }
     }
-    refuse_batched_problems(problems);
     for (const std::string& family : options.families) find_family(family);  // unknown: throws
   } catch (const tuner::ShapesFileError& error) {
     throw BadInput(error.what());
   } catch (const std::invalid_argument& error) {
-    throw BadInput(error.what());
-  } catch (const InputError& error) {
     throw BadInput(error.what());
   }
   if (problems.empty()) throw BadInput("no problem given: use --shape MxNxK or --shapes FILE");

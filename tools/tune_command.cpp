@@ -181,7 +181,6 @@ int tune_main(int argc, char** argv) {
     // The whole shapes file is checked before any GPU work or database access, and so is the
     // output file (created now, in place only once the report is whole).
     const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_file_path(shapes_path));
-    refuse_batched_problems(shapes.problems);
     std::optional<OutputFile> output;
     if (!output_path.empty()) output.emplace(output_path);
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
