@@ -352,8 +352,8 @@ int main(int argc, char** argv) {
       exit_codes_help("flags, shapes, families, files, a database it cannot use, no GPU",
                       "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
   prefix_parse_errors(app, "gemmbench");
-  app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
-  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments; - for standard input")
+  app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK[:bBATCH] (e.g. nt:4096x4096x4096, nn:128x128x128:b64); repeatable");
+  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout] [bBATCH]' a line, # comments; - for standard input")
       ->check(CLI::Validator([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
                              "FILE or -"));
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")

@@ -89,7 +89,7 @@ int tune_main(int argc, char** argv) {
   app.add_option("--gpu", options.gpu,
                  "Required unless --dry-run: tune on the first visible GPU whose name contains this "
                  "(case-insensitive, e.g. H200; 'any': the first GPU)");
-  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments; - for standard input")
+  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt] [bBATCH]' a line (bBATCH: a strided batch), # comments; - for standard input")
       ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
   app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")
