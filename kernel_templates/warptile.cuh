@@ -152,7 +152,7 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
   return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, Layout L, int ALIGN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, Layout L, int ALIGN>
 __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
     warptile_sgemm(GemmParams params) {
   // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
@@ -167,6 +167,7 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   constexpr int B_LD = Loader::B_LD;
   constexpr int STAGE_FLOATS = BK * (A_LD + B_LD);
   constexpr int K_UNROLL = BK < 8 ? BK : 8;
+  static_assert(K_UNROLL % 2 == 0, "warptile: the fragment buffers alternate within a piece of K_UNROLL steps");
   constexpr long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
   GEMMTUNE_WARPTILE_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "warptile")
   static_assert(SMEM_BYTES == 4LL * STAGES * STAGE_FLOATS, "warptile: the host's shared memory is the stages' layout");
@@ -200,45 +201,94 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
     }
     cp_async_commit();  // empty groups too, so that the wait below counts the same everywhere
   }
+  // Two schedules of the main loop. FRAGBUF 1: each k step loads its own fragments, and the
+  // barrier that makes a tile visible opens its iteration. FRAGBUF 2: fragments are
+  // double-buffered across k steps and across tiles; the barrier moves before the tile's last k
+  // step, so the first fragments of tile t + 1 load while that step's FFMAs issue instead of
+  // after a barrier with nothing to overlap them. The second buffer costs TM + TN registers
+  // (8x8 tiles held to 128 for 2 blocks an SM, and 16x8 ones holding 8 K-contiguous float4s
+  // across the tile, spill), so which one wins is the tuner's to find.
+  constexpr bool PIPELINED = FRAGBUF == 2;
+  float a_frag[2][TM];
+  float b_frag[2][TN];
+  // The fragments of step k of a stage. This lane's first fragment is worked out where it is used,
+  // as the stage pointers below are, rather than held across the loop (a register more spilled
+  // 8x8 tiles held to 128 registers for sm_80); every other offset is a constant, so that the
+  // shared loads take it as an immediate instead of recomputing addresses.
+  auto load_fragments = [&](float* a_dst, float* b_dst, const float* stage, int k) {
+    const float* a_src = stage + warp_m * WM + lane_m * 4;
+    const float* b_src = stage + BK * A_LD + warp_n * WN + lane_n * 4;
+#pragma unroll
+    for (int i = 0; i < TM / 4; ++i) load_fragment4(&a_dst[4 * i], &a_src[k * A_LD + i * LANES_M * 4]);
+#pragma unroll
+    for (int j = 0; j < TN / 4; ++j) load_fragment4(&b_dst[4 * j], &b_src[k * B_LD + j * LANES_N * 4]);
+  };
+  auto multiply = [&](const float* a, const float* b) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+  };
+  // The barrier after which tile t + 1 may be read: it has landed, for this thread's copies and
+  // everyone's, and everyone is done reading tile t - 1's stage, which the loads go to next.
+  auto tile_barrier = [&] {
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+  };
+  if (PIPELINED) {
+    tile_barrier();
+    if (k_tiles > 0) load_fragments(a_frag[0], b_frag[0], smem, 0);
+  }
   for (int t = 0; t < k_tiles; ++t) {
-    cp_async_wait<STAGES - 2>();  // tile t has landed (for this thread's copies)...
-    __syncthreads();              // ...and everyone's; and everyone is done with tile t - 1's stage
+    if (!PIPELINED) tile_barrier();
     // Tile t + STAGES - 1 goes to the stage tile t - 1 used. Its register-held part is written
-    // after the compute below, so the loads' latency hides behind it; the barrier at the top
-    // of the next iteration orders the writes before any read of that stage.
+    // after the compute (FRAGBUF 2: before the barrier of the last k step), so the loads' latency
+    // hides behind it.
     const int next = t + STAGES - 1;
+    auto next_stage = [&] { return smem + next % STAGES * STAGE_FLOATS; };
     if (next < k_tiles) {
-      float* stage = smem + next % STAGES * STAGE_FLOATS;
-      loader.start_stage(stage, stage + BK * A_LD, p, interior, m0, n0, k_begin + next * BK, k_end, tid);
+      loader.start_stage(next_stage(), next_stage() + BK * A_LD, p, interior, m0, n0, k_begin + next * BK, k_end, tid);
     }
-    cp_async_commit();
-    // This lane's first fragment in the stage; every other offset below is a constant, so that
-    // the shared loads take it as an immediate instead of recomputing addresses.
+    cp_async_commit();  // empty groups too, so that the waits count the same everywhere
     const float* stage = smem + t % STAGES * STAGE_FLOATS;
-    const float* a_frag_src = stage + warp_m * WM + lane_m * 4;
-    const float* b_frag_src = stage + BK * A_LD + warp_n * WN + lane_n * 4;
     // The k steps go K_UNROLL at a time: a fully unrolled BK 32 loop of 16 x 8 thread tiles is
     // 4096 FFMAs (64 KB of code), which the instruction cache does not hold (ncu on the H200:
     // warps stalled on "no instruction" 7x as often as cuBLAS's, whose loop is 8 k steps).
-#pragma unroll 1
-    for (int kc = 0; kc < BK; kc += K_UNROLL) {
+    // `last`: the tile's last piece, whose last step holds FRAGBUF 2's barrier. Called with
+    // constants, the lambda is inlined once for the loop and once for the last piece, so the loop
+    // carries no branch on it (with one, ptxas spilled the 16x8 BK 32 tiles). K_UNROLL is even, so
+    // a step's buffer (kk % 2) is known at compile time.
+    auto piece = [&](int kc, bool last) {
 #pragma unroll
-      for (int k = kc; k < kc + K_UNROLL; ++k) {
-        float a_frag[TM];
-        float b_frag[TN];
-#pragma unroll
-        for (int i = 0; i < TM / 4; ++i) load_fragment4(&a_frag[4 * i], &a_frag_src[k * A_LD + i * LANES_M * 4]);
-#pragma unroll
-        for (int j = 0; j < TN / 4; ++j) load_fragment4(&b_frag[4 * j], &b_frag_src[k * B_LD + j * LANES_N * 4]);
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+      for (int kk = 0; kk < K_UNROLL; ++kk) {
+        if (!PIPELINED) {  // fragments of this step's own, in registers that live for the step
+          float a[TM];
+          float b[TN];
+          load_fragments(a, b, stage, kc + kk);
+          multiply(a, b);
+          continue;
+        }
+        const int buffer = kk % 2;  // the one this step multiplies
+        if (!last || kk < K_UNROLL - 1) {
+          load_fragments(a_frag[buffer ^ 1], b_frag[buffer ^ 1], stage, kc + kk + 1);
+        } else {
+          if (next < k_tiles) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
+          tile_barrier();
+          if (t + 1 < k_tiles) {
+            load_fragments(a_frag[buffer ^ 1], b_frag[buffer ^ 1], smem + (t + 1) % STAGES * STAGE_FLOATS, 0);
+          }
+        }
+        multiply(a_frag[buffer], b_frag[buffer]);
       }
-    }
-    if (next < k_tiles) {
-      float* stage = smem + next % STAGES * STAGE_FLOATS;
-      loader.finish(stage, stage + BK * A_LD, tid);
+    };
+    if (PIPELINED) {
+#pragma unroll 1
+      for (int kc = 0; kc < BK - K_UNROLL; kc += K_UNROLL) piece(kc, false);
+      piece(BK - K_UNROLL, true);
+    } else {
+#pragma unroll 1
+      for (int kc = 0; kc < BK; kc += K_UNROLL) piece(kc, false);
+      if (next < k_tiles) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
     }
   }
   cp_async_wait<0>();

@@ -25,6 +25,7 @@
 #include "search_setup.hpp"
 #include "shapes_argument.hpp"
 #include "shapes_file.hpp"
+#include "shard.hpp"
 #include "text.hpp"
 #include "output_file.hpp"
 #include "result_format.hpp"
@@ -89,6 +90,11 @@ int tune_main(int argc, char** argv) {
   app.add_option("--gpu", options.gpu,
                  "Required unless --dry-run: tune on the first visible GPU whose name contains this "
                  "(case-insensitive, e.g. H200; 'any': the first GPU)");
+  std::string devices_text;
+  app.add_option("--devices", devices_text,
+                 "Which of the GPUs that match --gpu to measure on: 'all' or their indices (0,1,3; as "
+                 "CUDA numbers them); all must be of one model. One GPU a run for now (several: run a shard on "
+                 "each). Default: the first that matches");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt] [bBATCH]' a line (bBATCH: a strided batch), # comments; - for standard input")
       ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
@@ -114,6 +120,12 @@ int tune_main(int argc, char** argv) {
                  "FAST_TF32)")
       ->capture_default_str()
       ->check(CLI::IsMember({"strict", "fp32", "tf32"}, CLI::ignore_case));
+  std::string shard_text;
+  app.add_option("--shard", shard_text,
+                 "Tune only shard I of N (1 <= I <= N) of the shapes file's distinct problems, e.g. 2/8: the sorted "
+                 "problems dealt round-robin, so the N shards hold every problem once. Unset inside a Slurm job "
+                 "array: the task's place in its array, from SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT "
+                 "(--shard 1/1 tunes everything there)");
   app.add_flag("--retune", options.retune, "Measure again what the database already holds");
   app.add_flag("--dry-run", options.dry_run,
                "Compile and store for --arch, without a GPU, what the strategy would compile on one within the "
@@ -139,6 +151,8 @@ int tune_main(int argc, char** argv) {
     return exit_for_parse_error(app, error);
   }
   start_logging("tune", log_options);
+  std::optional<tuner::Shard> shard;
+  std::string shard_origin;  // where the shard came from, for the log
   if (options.jobs > kMaxJobsPerCore * cores) {
     spdlog::warn("--jobs {} is more than {} compile processes a core ({} core(s) here): using {}", options.jobs,
                  kMaxJobsPerCore, cores, kMaxJobsPerCore * cores);
@@ -152,6 +166,15 @@ int tune_main(int argc, char** argv) {
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");
     for (const std::string& family : options.families) find_family(family);
     options.precision = parse_precision(precision_text);
+    if (!devices_text.empty()) {
+      if (options.dry_run) throw CLI::ValidationError("--devices", "is for measuring; --dry-run uses no GPU");
+      options.devices = tuner::parse_devices(devices_text);
+    }
+    if (!shard_text.empty()) {
+      shard = tuner::parse_shard(shard_text);
+    } else if ((shard = tuner::shard_from_slurm(tuner::process_environment))) {
+      shard_origin = " (SLURM_ARRAY_TASK_ID " + tuner::process_environment("SLURM_ARRAY_TASK_ID").value_or("") + ")";
+    }
     tuner::require_families_admitted(options.families, options.precision);
     if (options.dry_run) {
       const std::string typed = options.arch;
@@ -181,11 +204,22 @@ int tune_main(int argc, char** argv) {
     // The whole shapes file is checked before any GPU work or database access, and so is the
     // output file (created now, in place only once the report is whole).
     const tuner::ShapesFile shapes = tuner::parse_shapes_file(shapes_file_path(shapes_path));
+    std::vector<tuner::ProblemSpec> problems = shapes.problems;
+    if (shard) {
+      problems = tuner::problems_of_shard(shapes.problems, *shard);
+      if (problems.empty()) {  // more shards than problems: a job array's extra task has nothing to do
+        spdlog::info("shard {}{}: none of the {} problem(s) of {} is in this shard: nothing to do", to_string(*shard),
+                     shard_origin, shapes.problems.size(), shapes_path);
+        return kExitDone;
+      }
+      spdlog::info("shard {}{}: {} of the {} problem(s) of {}", to_string(*shard), shard_origin, problems.size(),
+                   shapes.problems.size(), shapes_path);
+    }
     std::optional<OutputFile> output;
     if (!output_path.empty()) output.emplace(output_path);
     auto on_progress = [&progress](const tuner::Progress& p) { progress(p); };
-    const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, shapes.problems, on_progress)
-                                                 : tuner::run_tuning(options, shapes.problems, on_progress);
+    const tuner::RunReport run = options.dry_run ? tuner::run_dry(options, problems, on_progress)
+                                                 : tuner::run_tuning(options, problems, on_progress);
     progress.finish();
     std::ostream& out = output ? output->stream() : std::cout;
     if (options.list_only) {

@@ -147,9 +147,18 @@ std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, st
 std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space) {
   std::vector<KernelConfig> defaults;
   std::set<std::string> families;
+  std::set<std::string> in_space;
+  for (const KernelConfig& config : space) in_space.insert(kernel_name(config));
   for (const KernelConfig& config : space) {
     if (!families.insert(config.family).second) continue;
-    defaults.push_back(find_family(config.family).default_config(config.layout, config.align));
+    const KernelFamily& family = find_family(config.family);
+    defaults.push_back(family.default_config(config.layout, config.align));
+    // The family's seeds, where this problem's space holds them (legal and worth searching).
+    for (const auto& changes : family.search_seeds()) {
+      KernelConfig seed = family.default_config(config.layout, config.align);
+      for (const auto& [param, value] : changes) seed.set(param, value);
+      if (in_space.count(kernel_name(seed))) defaults.push_back(std::move(seed));
+    }
   }
   return defaults;
 }

@@ -72,7 +72,7 @@ inline constexpr std::size_t kWarmMax = 60;
 std::optional<Budget> warm_budget(const WarmStart& warm, const Budget& asked, std::size_t space_size);
 
 // The default configuration of each family present in `space`, at the alignment the space has
-// for that family.
+// for that family, each followed by the family's search seeds that the space holds.
 std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space);
 
 // What the database already knows of this (GPU, problem): the best ok time of each kernel, or

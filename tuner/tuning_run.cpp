@@ -24,7 +24,6 @@
 #include "search_setup.hpp"
 #include "search_space.hpp"
 #include "spill_limit.hpp"
-#include "text.hpp"
 #include "tuning_db.hpp"
 
 namespace gemmtune::tuner {
@@ -268,13 +267,22 @@ class ProblemTuner {
   CompileRecords records_;
 };
 
-const DeviceInfo& match_gpu(const std::vector<DeviceInfo>& devices, const std::string& wanted) {
-  std::string visible;
-  for (const DeviceInfo& device : devices) {
-    if (lower(wanted) == "any" || lower(device.name).find(lower(wanted)) != std::string::npos) return device;
-    visible += (visible.empty() ? "" : ", ") + std::to_string(device.index) + ": " + device.name;
+// The GPU to measure on: the first that matches --gpu, or the one --devices names.
+DeviceInfo choose_device(const std::vector<DeviceInfo>& visible, const TuneOptions& options) {
+  if (!options.devices) {
+    for (const DeviceInfo& device : visible) {
+      if (matches_gpu(device, options.gpu)) return device;
+    }
+    throw InputError("no visible GPU matches --gpu '" + options.gpu + "' (visible: " + describe_devices(visible) + ")");
   }
-  throw InputError("no visible GPU matches --gpu '" + wanted + "' (visible: " + visible + ")");
+  const std::vector<DeviceInfo> chosen = select_devices(visible, *options.devices, options.gpu);
+  if (chosen.size() > 1) {
+    throw InputError("--devices " + options.devices->text + " names " + std::to_string(chosen.size()) + " GPUs (" +
+                     describe_devices(chosen) + "); one run measures on one GPU for now: run one tune a GPU, each "
+                     "with its shard (--devices 0 --shard 1/2, --devices 1 --shard 2/2, each with its own --db), "
+                     "then tunedb merge");
+  }
+  return chosen.front();
 }
 
 }  // namespace
@@ -292,7 +300,7 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
   RunReport run;
   // Workers are forked before anything else touches CUDA: the parent never does.
   MeasureWorker measurer(options.timing);
-  const DeviceInfo& device = match_gpu(measurer.devices(), options.gpu);
+  const DeviceInfo device = choose_device(measurer.devices(), options);
   measurer.select_device(device.index);
   run.gpu_name = device.name;
   // A named family this GPU cannot run is the user's mistake: said before anything is stored.

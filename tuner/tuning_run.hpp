@@ -12,6 +12,7 @@
 
 #include "budget.hpp"
 #include "cache_records.hpp"
+#include "device_selection.hpp"
 #include "precision.hpp"
 #include "tuning_db.hpp"
 #include "shapes_file.hpp"
@@ -21,6 +22,7 @@ namespace gemmtune::tuner {
 
 struct TuneOptions {
   std::string gpu;                    // part of the device name to tune on (case-insensitive); "any": the first
+  std::optional<DeviceRequest> devices;  // --devices: which of the GPUs matching `gpu`; unset: the first
   std::string db_path = "tuned.db";
   std::string strategy = "guided";
   Budget budget;                      // per problem
@@ -103,8 +105,10 @@ class DatabaseRefused : public InputError {
 // Opens the tuner's database; throws DatabaseRefused for one it cannot use.
 cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode);
 
-// Tunes every problem on the GPU that matches options.gpu for options.precision. Throws InputError
-// for no GPU, a GPU that does not match (listing the visible ones), a named family it cannot run
+// Tunes every problem on the GPU that matches options.gpu (the one options.devices names, when set)
+// for options.precision. Throws InputError for no GPU, a GPU that does not match (listing the
+// visible ones), a --devices that names no GPU here, several models or several GPUs (one run
+// measures on one GPU for now), a named family it cannot run
 // or that the class does not admit, DatabaseRefused for a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);

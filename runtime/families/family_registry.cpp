@@ -49,12 +49,17 @@ void register_family(const KernelFamily& family) {
   registry().push_back(&family);
 }
 
-const KernelFamily& find_family(std::string_view name) {
-  std::string known;
+const KernelFamily* find_family_or_null(std::string_view name) {
   for (const KernelFamily* family : all_families()) {
-    if (family->name() == name) return *family;
-    known += (known.empty() ? "" : ", ") + std::string(family->name());
+    if (family->name() == name) return family;
   }
+  return nullptr;
+}
+
+const KernelFamily& find_family(std::string_view name) {
+  if (const KernelFamily* family = find_family_or_null(name)) return *family;
+  std::string known;
+  for (const KernelFamily* family : all_families()) known += (known.empty() ? "" : ", ") + std::string(family->name());
   throw std::invalid_argument("unknown kernel family '" + std::string(name) + "' (known: " + known + ")");
 }
 

@@ -20,5 +20,7 @@ const std::vector<const KernelFamily*>& all_families();
 void register_family(const KernelFamily& family);
 // The family of that name; throws std::invalid_argument listing the known ones.
 const KernelFamily& find_family(std::string_view name);
+// The family of that name, or null.
+const KernelFamily* find_family_or_null(std::string_view name);
 
 }  // namespace gemmtune

@@ -26,6 +26,9 @@ struct ParamSpec {
   std::string name;                // template parameter name, e.g. "BM"
   int default_value;               // the family's default configuration
   std::vector<int> search_values;  // the values the tuner tries
+  // A parameter added after kernel names were stored: names leave it out at its default value, so
+  // that every name written before it existed still parses, as the kernel it always named.
+  bool named_off_default_only = false;
 };
 
 // Every template parameter lies in 1..kMaxParamValue (KernelFamily::check refuses the rest).
@@ -168,6 +171,10 @@ class KernelFamily {
     return true;
   }
   virtual CostTraits cost_traits(const KernelConfig& config) const = 0;
+  // Parameter changes from the default that the tuner measures first on every problem, beside
+  // the default: configurations measured to win on some GPU where the cost model does not rank
+  // them first, so that a short search still finds them. Each is a list of (parameter, value).
+  virtual std::vector<std::vector<std::pair<std::string, int>>> search_seeds() const { return {}; }
   // For a persistent kernel (a grid of at most one block an SM, each block walking many tiles):
   // the work of its busiest block; nullopt, the default, for a kernel of one tile a block.
   virtual std::optional<PersistentWork> persistent_work(const KernelConfig& /*config*/, const Problem& /*problem*/,

@@ -43,6 +43,11 @@ int parse_field(std::string_view field, std::string_view tag, std::string_view n
   return value;
 }
 
+// Whether the name leaves out this parameter's value (ParamSpec::named_off_default_only).
+bool left_out_of_name(const std::vector<ParamSpec>& specs, std::size_t index, int value) {
+  return index < specs.size() && specs[index].named_off_default_only && value == specs[index].default_value;
+}
+
 }  // namespace
 
 std::string kernel_name(const KernelConfig& config) {
@@ -50,7 +55,11 @@ std::string kernel_name(const KernelConfig& config) {
   name += config.family;
   name += '_';
   name += layout_name(config.layout);
-  for (const auto& [param, value] : config.params) {
+  const std::vector<ParamSpec>* specs = nullptr;
+  if (const KernelFamily* family = find_family_or_null(config.family)) specs = &family->params();
+  for (std::size_t i = 0; i < config.params.size(); ++i) {
+    const auto& [param, value] = config.params[i];
+    if (specs && left_out_of_name(*specs, i, value)) continue;
     name += '_' + lower(param) + std::to_string(value);
   }
   name += "_align" + std::to_string(config.align);
@@ -66,7 +75,9 @@ KernelConfig parse_kernel_name(std::string_view name) {
   // family, layout, one field per parameter, align
   const KernelFamily& family = find_family(fields.front());
   const std::vector<ParamSpec>& specs = family.params();
-  if (fields.size() != specs.size() + 3) {
+  std::size_t optional = 0;
+  for (const ParamSpec& spec : specs) optional += spec.named_off_default_only ? 1 : 0;
+  if (fields.size() > specs.size() + 3 || fields.size() + optional < specs.size() + 3) {
     throw std::invalid_argument("kernel name '" + std::string(name) + "': family '" +
                                 std::string(family.name()) + "' takes " +
                                 std::to_string(specs.size()) + " parameters, the name has " +
@@ -82,8 +93,30 @@ KernelConfig parse_kernel_name(std::string_view name) {
   if (fields[1] != layout_name(config.layout)) {
     throw std::invalid_argument("kernel name '" + std::string(name) + "': layout must be lower case");
   }
+  // Fields between the layout and the alignment, one a parameter in order; one left out of the
+  // name (named_off_default_only) is its default, and naming it at its default is not canonical.
+  std::size_t field = 2;
+  const std::size_t align_field = fields.size() - 1;
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    config.params.emplace_back(specs[i].name, parse_field(fields[i + 2], lower(specs[i].name), name));
+    const std::string tag = lower(specs[i].name);
+    const bool present = field < align_field && fields[field].substr(0, tag.size()) == tag;
+    if (!present && specs[i].named_off_default_only) {
+      config.params.emplace_back(specs[i].name, specs[i].default_value);
+      continue;
+    }
+    if (field >= align_field) {
+      throw std::invalid_argument("kernel name '" + std::string(name) + "': no field for parameter '" + tag + "'");
+    }
+    const int value = parse_field(fields[field++], tag, name);
+    if (left_out_of_name(specs, i, value)) {
+      throw std::invalid_argument("kernel name '" + std::string(name) + "': '" + tag + std::to_string(value) +
+                                  "' is the default, which names leave out");
+    }
+    config.params.emplace_back(specs[i].name, value);
+  }
+  if (field != align_field) {
+    throw std::invalid_argument("kernel name '" + std::string(name) + "': unexpected field '" +
+                                std::string(fields[field]) + "' where 'align<n>' belongs");
   }
   config.align = parse_field(fields.back(), "align", name);
   return config;

@@ -25,6 +25,14 @@ class WarptileFamily final : public WarpTiledFamily {
 
   // 1.46 is the fraction the cost model gave families it had no measurement of (then wgmma's,
   // the last of its table): warptile's ranking against the other families was tuned with it.
+  // The H200's fastest FFMA tiles at 4096^3 to 8192^3 (bench/results/2026-12-02-h200-ffma-fragbuf.md):
+  // one block an SM of 16x8 thread tiles, which the cost model ranks below the 8x8 default.
+  std::vector<std::vector<std::pair<std::string, int>>> search_seeds() const override {
+    return {{{"BM", 256}, {"BK", 16}, {"WM", 64}, {"TM", 16}, {"FRAGBUF", 2}},
+            {{"BM", 256}, {"BK", 32}, {"WN", 128}, {"TM", 16}},
+            {{"BN", 256}, {"WM", 64}, {"TN", 16}}};
+  }
+
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
     traits.measured_fraction = 1.46;
@@ -47,7 +55,8 @@ class WarptileFamily final : public WarpTiledFamily {
 
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
-              TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"), ALIGN = c.align;
+              TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
+              FRAGBUF = c.get("FRAGBUF"), ALIGN = c.align;
     const Layout L = c.layout;
     const long long THREADS = warptile_threads(BM, BN, WM, WN);
     const long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
@@ -64,7 +73,10 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"TM", 8, {4, 8, 16}},
                                  {"TN", 8, {4, 8, 16}},
                                  {"STAGES", 3, {2, 3, 4}},
-                                 {"SPLITK", 1, {1, 4, 16, 64, 128}}};
+                                 {"SPLITK", 1, {1, 4, 16, 64, 128}},
+                                 // Fragment buffers: 2 double-buffers them across k steps and
+                                 // tiles (warptile.cuh says why and what it costs).
+                                 {"FRAGBUF", 1, {1, 2}, true}};
 };
 
 }  // namespace

@@ -198,3 +198,8 @@ add_tunedb_test(report_tf32 0 "wrote [^\n]*classes-tf32.html: 1 GPU"
   ARGS report --precision tf32 --db ${dbs}/classes.db --out ${dbs}/classes-tf32.html)
 # A database of schema version 1 is read by no reader until a writer migrates it (merge does).
 add_tunedb_test(list_version1 2 "schema version 1 is older than [0-9]+; open it read-write once" ARGS list --db ${dbs}/v1.db)
+# A shard database of another schema version: a source of an older one is refused (it is opened
+# read-only, so never migrated here; `tune` or `tunedb merge` into it migrates it), the target
+# left as it was.
+add_tunedb_test(merge_version1_source 2 "v1.db: [^\n]*schema version 1 is older than [0-9]+; open it read-write once"
+  ARGS merge ${dbs}/a.db ${dbs}/v1.db UNCHANGED ${dbs}/a.db)

@@ -403,8 +403,17 @@ TEST_CASE("dispatch: an ahead-of-time export serves every call as the database d
             REQUIRE(from_database.plan(gemm.call(), expected) == Status::Success);
             REQUIRE(from_export.plan(gemm.call(), served) == Status::Success);
             INFO(describe(served));
-            CHECK(served.kernel == expected.kernel);
+            INFO("the database's choice: " << describe(expected));
             CHECK(served.reason == expected.reason);
+            // An untuned call ranks the same contenders from both sources, and takes one whose
+            // cubin is stored when it is about as fast. The export stores every serving variant
+            // of the winners (align1 of an align4 winner too); the database only what was tuned.
+            // So the two may part there, but only for a kernel the database also ranked.
+            if (expected.reason == Reason::Measured) {
+              CHECK(served.kernel == expected.kernel);
+            } else {
+              CHECK((served.kernel == expected.kernel || expected.note.find(served.kernel) != std::string::npos));
+            }
             CHECK(run_against_cublas(from_export, gemm, cublas.get(), stream).empty());
           }
         }

@@ -118,8 +118,9 @@ TuneProcess::TuneProcess(const std::vector<std::string>& args, const fs::path& l
   err_path_ = stem + ".err";
   // Everything the child needs is built before fork: between fork and exec only
   // async-signal-safe calls.
-  std::vector<std::string> command{program == Program::Tune ? GEMMTUNE_TUNE_EXECUTABLE
-                                                             : GEMMTUNE_TUNE_WITH_FAULTS_EXECUTABLE};
+  std::vector<std::string> command{program == Program::Tune             ? GEMMTUNE_TUNE_EXECUTABLE
+                                   : program == Program::TuneWithFaults ? GEMMTUNE_TUNE_WITH_FAULTS_EXECUTABLE
+                                                                        : GEMMTUNE_TUNEDB_EXECUTABLE};
   command.insert(command.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& word : command) argv.push_back(word.data());

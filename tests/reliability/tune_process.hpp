@@ -79,8 +79,9 @@ std::set<std::string> candidates_reported_measured(const std::string& log);
 enum class RunAs { CurrentUser, Nobody };
 
 // Which program runs: the shipped tune, or tune_with_faults (the same command line with the
-// tests' deliberately faulty kernel family registered, tests/reliability/faulty/).
-enum class Program { Tune, TuneWithFaults };
+// tests' deliberately faulty kernel family registered, tests/reliability/faulty/), or tunedb (for
+// the merge of what tune wrote).
+enum class Program { Tune, TuneWithFaults, Tunedb };
 
 class TuneProcess {
  public:

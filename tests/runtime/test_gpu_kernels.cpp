@@ -85,6 +85,12 @@ std::vector<KernelConfig> configs_under_test() {
     }
   }
   configs.push_back(variant("warptile", {{"BK", 16}, {"WM", 64}, {"WN", 32}}));
+  // Double-buffered fragments: one piece a tile (BK 8) and several (BK 32), two and three stages,
+  // cuBLAS's 256 x 128 block of 64 x 64 warp tiles, and with split-K.
+  configs.push_back(variant("warptile", {{"FRAGBUF", 2}}));
+  configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"BK", 32}, {"STAGES", 2}}));
+  configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"BM", 256}, {"WM", 64}, {"TM", 16}}));
+  configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"SPLITK", 16}, {"BK", 16}}));
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
   configs.push_back(variant("tf32x3", {{"WN", 64}}));
   configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));

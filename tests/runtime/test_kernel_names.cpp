@@ -52,6 +52,28 @@ TEST_CASE("kernel names spell the family, layout, tiles and alignment", "[names]
   CHECK(kernel_name(find_family("naive").default_config()) == "gemmtune_sgemm_naive_nn_tile32_align1");
 }
 
+TEST_CASE("a parameter added later is left out of names at its default, so older names still parse", "[names]") {
+  // warptile's FRAGBUF came after warptile names were stored in databases.
+  const std::string older = "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_align4";
+  const KernelConfig config = parse_kernel_name(older);
+  CHECK(config.get("FRAGBUF") == 1);
+  CHECK(config == find_family("warptile").default_config(Layout::NN, 4));
+  CHECK(kernel_name(config) == older);
+  KernelConfig double_buffered = config;
+  double_buffered.set("FRAGBUF", 2);
+  const std::string name = kernel_name(double_buffered);
+  CHECK(name == "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_fragbuf2_align4");
+  CHECK(parse_kernel_name(name) == double_buffered);
+  using Catch::Contains;
+  // One spelling a kernel: the default named outright is refused, as is a field out of place.
+  CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_fragbuf1_align4"),
+                    Contains("'fragbuf1' is the default, which names leave out"));
+  CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_fragbuf2_stages3_splitk1_align4"),
+                    Contains("expected field 'stages"));
+  CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_align4"),
+                    Contains("takes 10 parameters, the name has 8"));
+}
+
 TEST_CASE("malformed kernel names are refused with the reason", "[names]") {
   using Catch::Contains;
   CHECK_THROWS_WITH(parse_kernel_name("cutlass_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1"),

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dry_run_plan.hpp"
+#include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "search_setup.hpp"
 
@@ -77,4 +78,19 @@ TEST_CASE("dry-run plan: a candidate that cannot launch on the model's GPU stand
   DeviceModel no_room = setup.device;
   no_room.max_smem_per_sm = 1;  // no tile in shared memory fits
   CHECK_FALSE(predicted_result(config, problem, no_room).ok);
+}
+
+TEST_CASE("dry-run plan: a family's search seeds follow its default where the problem's space holds them", "[tuner]") {
+  const SearchSetup large = setup_for(Problem{Layout::NN, 4096, 4096, 4096}, 20);
+  const std::set<std::string> seeds = names(large.seeds);
+  // warptile's: 256x128x16 with 64x64 warp tiles of 16x8 threads and double-buffered fragments.
+  CHECK(seeds.count("gemmtune_sgemm_warptile_nn_bm256_bn128_bk16_wm64_wn64_tm16_tn8_stages3_splitk1_fragbuf2_align4") == 1);
+  CHECK(seeds.count(kernel_name(find_family("warptile").default_config(Layout::NN, 4))) == 1);
+  for (const KernelConfig& seed : large.seeds) {
+    INFO(kernel_name(seed));
+    CHECK(names(large.space).count(kernel_name(seed)) == 1);  // never one outside the space
+  }
+  // Handed out right after the defaults, within the budget.
+  const std::vector<KernelConfig> plan = plan_problem("guided", large);
+  CHECK(names(std::vector<KernelConfig>(plan.begin(), plan.begin() + large.seeds.size())) == seeds);
 }
