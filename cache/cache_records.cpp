@@ -30,8 +30,8 @@ std::string to_string(const std::vector<BinaryCount>& counts) {
 }
 
 std::string to_string(const Problem& problem) {
-  return problem.layout + ":" + std::to_string(problem.m) + "x" + std::to_string(problem.n) +
-         "x" + std::to_string(problem.k);
+  return problem.layout + ":" + std::to_string(problem.m) + "x" + std::to_string(problem.n) + "x" +
+         std::to_string(problem.k) + (problem.batch == 1 ? std::string() : ":b" + std::to_string(problem.batch));
 }
 
 std::string_view to_string(Status status) { return kStatusNames.at(static_cast<int>(status)); }

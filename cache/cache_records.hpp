@@ -41,10 +41,11 @@ struct Problem {
   std::int64_t m = 0;
   std::int64_t n = 0;
   std::int64_t k = 0;
+  std::int64_t batch = 1;  // products of one batched call; 1 for a plain GEMM
   auto operator<=>(const Problem&) const = default;
 };
 
-// "nn:4096x4096x4096", the way problems are written on command lines and in tables. (Problems are
+// "nn:4096x4096x4096" ("nn:128x128x128:b64" for a batch of 64), the way problems are written on command lines and in tables. (Problems are
 // read by gemmtune::parse_problem, runtime/core/problem.hpp; runtime/store/problem_rows.hpp
 // turns them into rows.)
 std::string to_string(const Problem& problem);

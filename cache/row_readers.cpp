@@ -9,7 +9,8 @@ GpuKey read_gpu_key(const Statement& row, int first) {
 
 Problem read_problem(const Statement& row, int first) {
   return {row.column<std::string>(first), row.column<std::int64_t>(first + 1),
-          row.column<std::int64_t>(first + 2), row.column<std::int64_t>(first + 3)};
+          row.column<std::int64_t>(first + 2), row.column<std::int64_t>(first + 3),
+          row.column<std::int64_t>(first + 4)};
 }
 
 Winner read_winner(const Statement& row, int first) {

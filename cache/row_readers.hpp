@@ -9,7 +9,7 @@ namespace gemmtune::cache {
 
 // name, cc_major, cc_minor, sm_count
 GpuKey read_gpu_key(const Statement& row, int first);
-// layout, m, n, k
+// layout, m, n, k, batch
 Problem read_problem(const Statement& row, int first);
 // config_id, kernel_name, median_ms, tflops, cublas_ms, cublas_tflops, measured_at, precision,
 // kernel_precision, fp64_error: kWinnerColumns, as v_winners names them

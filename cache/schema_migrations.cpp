@@ -1,5 +1,6 @@
 #include "schema_migrations.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -260,11 +261,115 @@ CREATE TABLE compile_outcomes (
 );
 )sql";
 
+// Version 4: the batch is part of a problem (strided and pointer-array batched SGEMM: `batch`
+// products of M x N x K in one call). Every existing problem is a batch of 1. SQLite cannot change
+// a UNIQUE constraint in place, so problems is rebuilt with its rows and ids (measurements and
+// winners refer to the ids; apply_migrations turns foreign keys off for this step, as SQLite's
+// table-rebuild procedure asks, and checks them before committing). TFLOPS count the whole batch.
+// The views that name problems are made again, with the batch.
+constexpr std::string_view kBatchedProblems = R"sql(
+DROP VIEW v_winners;
+DROP VIEW v_measurements;
+DROP VIEW v_failures;
+DROP VIEW v_progress;
+
+CREATE TABLE problems_v4 (
+  id INTEGER PRIMARY KEY,
+  layout TEXT NOT NULL CHECK (layout IN ('nn', 'nt', 'tn', 'tt')),
+  m INTEGER NOT NULL CHECK (m > 0),
+  n INTEGER NOT NULL CHECK (n > 0),
+  k INTEGER NOT NULL CHECK (k > 0),
+  batch INTEGER NOT NULL DEFAULT 1 CHECK (batch > 0),
+  UNIQUE (layout, m, n, k, batch)
+);
+INSERT INTO problems_v4 (id, layout, m, n, k, batch) SELECT id, layout, m, n, k, 1 FROM problems;
+DROP TABLE problems;
+ALTER TABLE problems_v4 RENAME TO problems;
+
+CREATE VIEW v_winners AS
+SELECT w.gpu_id, w.problem_id, g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, p.batch, w.precision, c.kernel_name, c.precision AS kernel_precision,
+       w.config_id, w.median_ms AS ms, w.tflops, w.cublas_ms, w.cublas_tflops,
+       w.cublas_ms / w.median_ms AS speedup, w.fp64_error, w.measured_at
+FROM winners w
+JOIN gpus g ON g.id = w.gpu_id
+JOIN problems p ON p.id = w.problem_id
+JOIN configs c ON c.id = w.config_id;
+
+CREATE VIEW v_measurements AS
+SELECT m.id AS measurement_id, m.gpu_id, m.problem_id, m.config_id,
+       g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, p.batch, c.kernel_name, c.family, c.precision, c.params_json,
+       m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,
+       2.0 * p.m * p.n * p.k * p.batch / (m.median_ms * 1e9) AS tflops,
+       CASE WHEN m.status = 'ok' THEN
+         RANK() OVER (PARTITION BY m.gpu_id, m.problem_id, m.status = 'ok' ORDER BY m.median_ms)
+       END AS rank,
+       m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.fp64_error, m.error_text,
+       m.measured_at, m.tuner_run
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id;
+
+CREATE VIEW v_failures AS
+SELECT g.name AS gpu, p.layout, p.m, p.n, p.k, p.batch, c.kernel_name, m.status, m.error_text,
+       m.measured_at, m.tuner_run
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id
+WHERE m.status <> 'ok';
+
+CREATE VIEW v_progress AS
+SELECT m.gpu_id, m.problem_id, g.name AS gpu, p.layout, p.m, p.n, p.k, p.batch,
+       COUNT(DISTINCT m.config_id) AS measured,
+       COUNT(DISTINCT CASE WHEN m.status = 'ok' THEN m.config_id END) AS ok,
+       COUNT(DISTINCT CASE WHEN m.status <> 'ok' THEN m.config_id END) AS failed,
+       COUNT(*) AS measurements,
+       MAX(m.measured_at) AS last_measured_at
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+GROUP BY m.gpu_id, m.problem_id;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "initial schema", kInitialSchema},
     {2, "precision classes", kPrecisionClasses},
     {3, "compile outcomes", kCompileOutcomes},
+    {4, "batched problems", kBatchedProblems, ForeignKeys::OffDuringStep},
 };
+
+// Turns foreign-key enforcement off for a step that rebuilds a table others refer to, and back
+// to what it was after. The pragma is a no-op inside a transaction, so this wraps the step's.
+class ForeignKeysOff {
+ public:
+  explicit ForeignKeysOff(const Connection& connection)
+      : connection_(connection), was_on_(connection.prepare("PRAGMA foreign_keys").single_value<int>() != 0) {
+    connection_.exec("PRAGMA foreign_keys = OFF");
+  }
+  ForeignKeysOff(const ForeignKeysOff&) = delete;
+  ForeignKeysOff& operator=(const ForeignKeysOff&) = delete;
+  ~ForeignKeysOff() {
+    if (!was_on_) return;
+    try {
+      connection_.exec("PRAGMA foreign_keys = ON");
+    } catch (...) {  // destructors never throw; the connection then stays without enforcement
+    }
+  }
+
+ private:
+  const Connection& connection_;
+  bool was_on_;
+};
+
+// A step run with foreign keys off must still leave every reference whole.
+void require_references_whole(const Connection& connection, const Migration& step) {
+  if (connection.prepare("PRAGMA foreign_key_check").step()) {
+    throw std::logic_error("schema migration '" + std::string(step.description) + "' left dangling references");
+  }
+}
 
 }  // namespace
 
@@ -286,10 +391,13 @@ int apply_migrations(const Connection& connection, std::span<const Migration> st
                              std::to_string(i + 1));
     }
     if (step.version <= version) continue;
+    std::optional<ForeignKeysOff> foreign_keys_off;
+    if (step.foreign_keys == ForeignKeys::OffDuringStep) foreign_keys_off.emplace(connection);
     Transaction transaction(connection);
     version = read_user_version(connection);
     if (step.version <= version) continue;  // applied by another connection meanwhile
     connection.exec(std::string(step.sql));
+    if (foreign_keys_off) require_references_whole(connection, step);
     // PRAGMA takes no bound parameters; the version is a number this code owns.
     connection.exec("PRAGMA user_version = " + std::to_string(step.version));
     transaction.commit();

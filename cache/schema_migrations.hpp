@@ -9,10 +9,16 @@ namespace gemmtune::cache {
 
 class Connection;
 
+// Whether a step runs with foreign keys enforced (the usual) or off: a step that rebuilds a table
+// other tables refer to (copy, drop, rename) cannot run with them on, and its references are
+// checked before it commits instead.
+enum class ForeignKeys { Enforced, OffDuringStep };
+
 struct Migration {
   int version;  // the version the database has once this step is applied
   std::string_view description;
   std::string_view sql;
+  ForeignKeys foreign_keys = ForeignKeys::Enforced;
 };
 
 // Every step from an empty database to the schema this code reads and writes, oldest first.

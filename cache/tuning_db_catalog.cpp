@@ -44,16 +44,16 @@ std::vector<Gpu> Database::gpus(std::string_view name_part) const {
 std::int64_t Database::upsert_problem(const Problem& problem) {
   // The no-op update makes RETURNING give the existing row's id on a conflict.
   Statement statement = connection_.prepare(
-      "INSERT INTO problems (layout, m, n, k) VALUES (?1, ?2, ?3, ?4)"
-      " ON CONFLICT (layout, m, n, k) DO UPDATE SET m = excluded.m RETURNING id");
-  statement.bind_all(problem.layout, problem.m, problem.n, problem.k);
+      "INSERT INTO problems (layout, m, n, k, batch) VALUES (?1, ?2, ?3, ?4, ?5)"
+      " ON CONFLICT (layout, m, n, k, batch) DO UPDATE SET m = excluded.m RETURNING id");
+  statement.bind_all(problem.layout, problem.m, problem.n, problem.k, problem.batch);
   return statement.single_value<std::int64_t>();
 }
 
 std::optional<std::int64_t> Database::find_problem(const Problem& problem) const {
   Statement statement = connection_.prepare(
-      "SELECT id FROM problems WHERE layout = ?1 AND m = ?2 AND n = ?3 AND k = ?4");
-  statement.bind_all(problem.layout, problem.m, problem.n, problem.k);
+      "SELECT id FROM problems WHERE layout = ?1 AND m = ?2 AND n = ?3 AND k = ?4 AND batch = ?5");
+  statement.bind_all(problem.layout, problem.m, problem.n, problem.k, problem.batch);
   if (!statement.step()) return std::nullopt;
   return statement.column<std::int64_t>(0);
 }

@@ -23,7 +23,7 @@ void validate(const Measurement& measurement, bool wants_winner) {
 
 // Leaderboard order: ok measurements fastest first, then failures, newest first.
 constexpr std::string_view kMeasurementQuery =
-    "SELECT measurement_id, gpu, cc_major, cc_minor, sm_count, layout, m, n, k,"
+    "SELECT measurement_id, gpu, cc_major, cc_minor, sm_count, layout, m, n, k, batch,"
     " kernel_name, family, params_json, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,"
     " tflops, rank, repetitions, sm_clock_mhz, max_rel_error, error_text, measured_at, tuner_run,"
     " precision, fp64_error"
@@ -40,21 +40,21 @@ std::vector<MeasurementRow> query_measurements(const Connection& connection,
     rows.push_back({.id = row.column<std::int64_t>(0),
                     .gpu = read_gpu_key(row, 1),
                     .problem = read_problem(row, 5),
-                    .kernel_name = row.column<std::string>(9),
-                    .family = row.column<std::string>(10),
-                    .precision = row.column<std::string>(26),
-                    .params_json = row.column<std::string>(11),
-                    .status = parse_status(row.column<std::string>(12)),
-                    .timing = read_timing(row, 13),
-                    .tflops = row.column<std::optional<double>>(18),
-                    .rank = row.column<std::optional<int>>(19),
-                    .repetitions = row.column<int>(20),
-                    .sm_clock_mhz = row.column<std::optional<int>>(21),
-                    .max_rel_error = row.column<std::optional<double>>(22),
-                    .fp64_error = row.column<std::optional<double>>(27),
-                    .error_text = row.column<std::string>(23),
-                    .measured_at = row.column<std::string>(24),
-                    .tuner_run = row.column<std::string>(25)});
+                    .kernel_name = row.column<std::string>(10),
+                    .family = row.column<std::string>(11),
+                    .precision = row.column<std::string>(27),
+                    .params_json = row.column<std::string>(12),
+                    .status = parse_status(row.column<std::string>(13)),
+                    .timing = read_timing(row, 14),
+                    .tflops = row.column<std::optional<double>>(19),
+                    .rank = row.column<std::optional<int>>(20),
+                    .repetitions = row.column<int>(21),
+                    .sm_clock_mhz = row.column<std::optional<int>>(22),
+                    .max_rel_error = row.column<std::optional<double>>(23),
+                    .fp64_error = row.column<std::optional<double>>(28),
+                    .error_text = row.column<std::string>(24),
+                    .measured_at = row.column<std::string>(25),
+                    .tuner_run = row.column<std::string>(26)});
   }
   return rows;
 }
@@ -67,7 +67,8 @@ void offer_winner(const Connection& connection, std::int64_t id, const WinnerUpd
       "INSERT INTO winners (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms,"
       " cublas_tflops, fp64_error, measured_at)"
       " SELECT m.gpu_id, m.problem_id, ?2, m.config_id, m.median_ms,"
-      " 2.0 * p.m * p.n * p.k / (m.median_ms * 1e9), ?3, 2.0 * p.m * p.n * p.k / (?3 * 1e9), m.fp64_error,"
+      " 2.0 * p.m * p.n * p.k * p.batch / (m.median_ms * 1e9), ?3, 2.0 * p.m * p.n * p.k * p.batch / (?3 * 1e9),"
+      " m.fp64_error,"
       " m.measured_at FROM measurements m JOIN problems p ON p.id = m.problem_id WHERE m.id = ?1"
       " ON CONFLICT (gpu_id, problem_id, precision) DO UPDATE SET config_id = excluded.config_id,"
       " median_ms = excluded.median_ms, tflops = excluded.tflops,"

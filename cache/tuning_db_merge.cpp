@@ -44,7 +44,7 @@ std::string target_ids_join(const std::string& src, const std::string& row) {
          " JOIN main.gpus g ON (g.name, g.cc_major, g.cc_minor, g.sm_count) ="
          " (sg.name, sg.cc_major, sg.cc_minor, sg.sm_count)"
          " JOIN " + src + ".problems sp ON sp.id = " + row + ".problem_id"
-         " JOIN main.problems p ON (p.layout, p.m, p.n, p.k) = (sp.layout, sp.m, sp.n, sp.k)"
+         " JOIN main.problems p ON (p.layout, p.m, p.n, p.k, p.batch) = (sp.layout, sp.m, sp.n, sp.k, sp.batch)"
          " JOIN " + src + ".configs sc ON sc.id = " + row + ".config_id"
          " JOIN main.configs c ON c.kernel_name = sc.kernel_name";
 }
@@ -63,8 +63,8 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
       " nvrtc_version FROM " + src + ".gpus WHERE true ORDER BY id"
       " ON CONFLICT (name, cc_major, cc_minor, sm_count) DO NOTHING");
   counts.problems += run(connection,
-      "INSERT INTO main.problems (layout, m, n, k) SELECT layout, m, n, k FROM " + src +
-      ".problems WHERE true ORDER BY id ON CONFLICT (layout, m, n, k) DO NOTHING");
+      "INSERT INTO main.problems (layout, m, n, k, batch) SELECT layout, m, n, k, batch FROM " + src +
+      ".problems WHERE true ORDER BY id ON CONFLICT (layout, m, n, k, batch) DO NOTHING");
   counts.configs += run(connection,
       "INSERT INTO main.configs (kernel_name, family, params_json, precision)"
       " SELECT kernel_name, family, params_json, precision FROM " + src + ".configs WHERE true ORDER BY id"

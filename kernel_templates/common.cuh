@@ -6,6 +6,23 @@
 
 namespace gemmtune {
 
+// The GemmParams of batch entry `entry` (0 <= entry < p.batch): the same shape and scalars, with
+// A, B and C moved to that entry (gemm_params.h). A kernel that serves batched calls takes its
+// entry from its batch grid dimension at its start and is otherwise the plain kernel.
+__device__ __forceinline__ GemmParams batch_entry(const GemmParams& p, int entry) {
+  GemmParams e = p;
+  if (p.A_array != nullptr) {
+    e.A = p.A_array[entry];
+    e.B = p.B_array[entry];
+    e.C = p.C_array[entry];
+  } else {
+    e.A = p.A + entry * p.stride_a;
+    e.B = p.B + entry * p.stride_b;
+    e.C = p.C + entry * p.stride_c;
+  }
+  return e;
+}
+
 // Element (m, k) of op(A) and (k, n) of op(B); no bounds check.
 template <Layout L>
 __device__ __forceinline__ float load_a(const GemmParams& p, int m, int k) {

@@ -38,6 +38,19 @@ struct GemmParams {
   long long ldc;
   float* workspace;  // scratch for families that need it (split-K); null otherwise
   long long workspace_floats;
+  // Batched calls: `batch` products of the one shape above. Entry i reads A + i * stride_a,
+  // B + i * stride_b and writes C + i * stride_c (strided batched, as cublasSgemmStridedBatched)
+  // or, when A_array is set, A_array[i], B_array[i] and C_array[i] (pointer arrays, device
+  // memory, as cublasSgemmBatched; A, B and C are then unused). batch == 1 with no arrays is a
+  // plain GEMM, and what the defaults give a GemmParams initialised without these fields.
+  // batch_entry() (common.cuh) gives a block its entry's GemmParams.
+  int batch = 1;
+  long long stride_a = 0;
+  long long stride_b = 0;
+  long long stride_c = 0;
+  const float* const* A_array = nullptr;
+  const float* const* B_array = nullptr;
+  float* const* C_array = nullptr;
 };
 
 }  // namespace gemmtune

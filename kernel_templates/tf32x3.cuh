@@ -43,7 +43,10 @@ __host__ __device__ constexpr int tf32x3_min_blocks(int threads, int accumulator
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
                                   tf32x3_min_blocks(tf32x3_threads(BM, BN, WM, WN), WM * WN / 32, WM / 2 + WN / 2))
-    tf32x3_sgemm(GemmParams p) {
+    tf32x3_sgemm(GemmParams params) {
+  // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
+  // batch entry.
+  const GemmParams p = SPLITK == 1 ? batch_entry(params, blockIdx.z) : params;
   constexpr int WARPS_N = BN / WN;
   constexpr int THREADS = tf32x3_threads(BM, BN, WM, WN);
   constexpr int MMA_M = WM / 16;  // MMA tiles of a warp tile, down and across

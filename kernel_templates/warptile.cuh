@@ -154,7 +154,10 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, Layout L, int ALIGN>
 __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
-    warptile_sgemm(GemmParams p) {
+    warptile_sgemm(GemmParams params) {
+  // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
+  // batch entry.
+  const GemmParams p = SPLITK == 1 ? batch_entry(params, blockIdx.z) : params;
   constexpr int WARPS_N = BN / WN;
   constexpr int THREADS = warptile_threads(BM, BN, WM, WN);
   constexpr int LANES_M = WM / TM;

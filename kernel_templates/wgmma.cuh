@@ -192,7 +192,10 @@ __device__ __forceinline__ void split_b_tile(const float* staged, float* big, fl
 }
 
 template <int BM, int BN, int BK, int STAGES, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams p) {
+__global__ void __launch_bounds__(wgmma_threads(BM), 1) wgmma_sgemm(GemmParams params) {
+  // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
+  // batch entry.
+  const GemmParams p = SPLITK == 1 ? batch_entry(params, blockIdx.z) : params;
   constexpr int THREADS = wgmma_threads(BM);
   constexpr int K_STEPS = BK / 8;
   using ATile = StagedTile<BM, BK, !a_is_transposed(L)>;

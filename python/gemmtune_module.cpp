@@ -41,10 +41,13 @@ class PyRuntime {
     return outcome(status);
   }
 
+  // batch 1: sgemm; more: sgemm_strided_batched's strides (elements).
   Outcome sgemm(bool row_major, bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                                     std::uintptr_t A, std::int64_t lda, std::uintptr_t B, std::int64_t ldb, float beta,
-                                    std::uintptr_t C, std::int64_t ldc, std::uintptr_t stream) const {
-    const gemmtune::SgemmCall call = make_call(row_major, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+                                    std::uintptr_t C, std::int64_t ldc, std::uintptr_t stream, int batch,
+                                    std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c) const {
+    const gemmtune::SgemmCall call = make_call(row_major, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                               {batch, stride_a, stride_b, stride_c});
     gemmtune::Status status;
     {
       py::gil_scoped_release unlocked;
@@ -55,8 +58,10 @@ class PyRuntime {
 
   // (status name, message, selection as a dict or None).
   py::tuple plan(bool row_major, bool trans_a, bool trans_b, int M, int N, int K, std::uintptr_t A, std::int64_t lda,
-                 std::uintptr_t B, std::int64_t ldb, std::uintptr_t C, std::int64_t ldc) const {
-    const gemmtune::SgemmCall call = make_call(row_major, trans_a, trans_b, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
+                 std::uintptr_t B, std::int64_t ldb, std::uintptr_t C, std::int64_t ldc, int batch,
+                 std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c) const {
+    const gemmtune::SgemmCall call = make_call(row_major, trans_a, trans_b, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc,
+                                               {batch, stride_a, stride_b, stride_c});
     gemmtune::Selection selection;
     const gemmtune::Status status = runtime_.plan(call, selection);
     const auto [name, message] = outcome(status);
@@ -75,18 +80,28 @@ class PyRuntime {
   }
 
  private:
+  struct Batch {
+    int count;
+    std::int64_t stride_a, stride_b, stride_c;
+  };
+
   static gemmtune::SgemmCall make_call(bool row_major, bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                                        std::uintptr_t A, std::int64_t lda, std::uintptr_t B, std::int64_t ldb,
-                                       float beta, std::uintptr_t C, std::int64_t ldc) {
+                                       float beta, std::uintptr_t C, std::int64_t ldc, const Batch& batch) {
     auto transpose = [](bool yes) { return yes ? gemmtune::Transpose::Yes : gemmtune::Transpose::No; };
-    return gemmtune::SgemmCall{row_major ? gemmtune::Order::RowMajor : gemmtune::Order::ColMajor,
-                               transpose(trans_a),
-                               transpose(trans_b),
-                               M, N, K, alpha,
-                               reinterpret_cast<const float*>(A), lda,
-                               reinterpret_cast<const float*>(B), ldb,
-                               beta,
-                               reinterpret_cast<float*>(C), ldc};
+    gemmtune::SgemmCall call{row_major ? gemmtune::Order::RowMajor : gemmtune::Order::ColMajor,
+                             transpose(trans_a),
+                             transpose(trans_b),
+                             M, N, K, alpha,
+                             reinterpret_cast<const float*>(A), lda,
+                             reinterpret_cast<const float*>(B), ldb,
+                             beta,
+                             reinterpret_cast<float*>(C), ldc};
+    call.batch = batch.count;
+    call.stride_a = batch.stride_a;
+    call.stride_b = batch.stride_b;
+    call.stride_c = batch.stride_c;
+    return call;
   }
 
   static py::dict as_dict(const gemmtune::Selection& selection) {

@@ -82,7 +82,8 @@ class Bench {
     const TimingStats cublas_time = measurement.time_cublas(timing);
     const std::string shape = to_string(problem);
     spdlog::debug("{}: cuBLAS median {:.4f} ms over {} runs", shape, cublas_time.median_ms, cublas_time.repetitions);
-    add_row(table, csv, shape, "cuBLAS", "-", cublas_compute_name(options_.precision), "cublasGemmEx", problem,
+    add_row(table, csv, shape, "cuBLAS", "-", cublas_compute_name(options_.precision),
+            problem.batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx", problem,
             cublas_time, cublas_time.median_ms, measurement.cublas_check());
 
     bool all_passed = true;
@@ -117,6 +118,12 @@ class Bench {
       const std::string tag = "v" + std::to_string(version++);
       if (!selected(*family) || !family->supports_layout(problem.layout)) continue;
       const KernelConfig config = family->default_config(problem.layout, pick_alignment(*family, call_align));
+      if (problem.batch > 1) {
+        if (auto refusal = family->batch_refusal(config, false)) {
+          spdlog::info("{}: {} left out: {}", shape, family->name(), *refusal);
+          continue;
+        }
+      }
       all_passed = bench_config(tag, std::string(family->summary()), config) && all_passed;
     }
     for (const KernelConfig& named : named_configs_) {
@@ -345,8 +352,8 @@ int main(int argc, char** argv) {
       exit_codes_help("flags, shapes, families, files, a database it cannot use, no GPU",
                       "a kernel failed to compile or run, or gave a wrong result; a CUDA error")};
   prefix_parse_errors(app, "gemmbench");
-  app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK (e.g. nt:4096x4096x4096); repeatable");
-  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout]' a line, # comments; - for standard input")
+  app.add_option("--shape", options.shapes, "A problem: MxNxK or LAYOUT:MxNxK[:bBATCH] (e.g. nt:4096x4096x4096, nn:128x128x128:b64); repeatable");
+  app.add_option("--shapes", options.shapes_file, "A shapes file: one 'M N K [layout] [bBATCH]' a line, # comments; - for standard input")
       ->check(CLI::Validator([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
                              "FILE or -"));
   app.add_option("--layout", options.layout, "Layout of --shape problems that name none: nn, nt, tn, tt")

@@ -11,8 +11,8 @@ The operators read are aten::mm, aten::addmm, aten::bmm and aten::baddbmm on flo
 (others are counted and left out: half precision is not SGEMM). Each distinct problem is written
 once, most frequent first, as ``M N K layout`` with a comment counting its calls; the layout
 comes from the trace's input strides where it has them (a transposed input is 't'), else 'nn'. A
-batched product is written as its M N K with the batch count in the comment: each of its
-matrices is that problem.
+batched product (bmm, baddbmm) is a batched problem, ``M N K layout bBATCH``: tune times it as
+one strided batched call.
 
 Exit codes: 0 done, 2 bad input (a file that is missing or not a trace or list: FILE:LINE: why).
 """
@@ -39,7 +39,7 @@ class BadInput(Exception):
     """A file that cannot be read as a trace or a list; the message names FILE[:LINE]."""
 
 
-Problem = Tuple[str, int, int, int]  # layout, M, N, K
+Problem = Tuple[str, int, int, int, int]  # layout, M, N, K, batch (1: not batched)
 
 
 def operand_letter(shape: Sequence[int], strides: Optional[Sequence[int]]) -> str:
@@ -49,8 +49,8 @@ def operand_letter(shape: Sequence[int], strides: Optional[Sequence[int]]) -> st
     return "n"
 
 
-def problem_of(operator: str, shapes: Sequence, strides: Optional[Sequence], where: str) -> Tuple[Problem, int]:
-    """The problem and batch count of one call; raises BadInput saying what does not fit."""
+def problem_of(operator: str, shapes: Sequence, strides: Optional[Sequence], where: str) -> Problem:
+    """The problem of one call, (layout, M, N, K, batch); raises BadInput saying what does not fit."""
     a_index, b_index, batched = OPERATORS[operator]
     rank = 3 if batched else 2
     if len(shapes) <= b_index:
@@ -65,11 +65,11 @@ def problem_of(operator: str, shapes: Sequence, strides: Optional[Sequence], whe
     layout = "nn"
     if strides and len(strides) > b_index:
         layout = operand_letter(a, strides[a_index]) + operand_letter(b, strides[b_index])
-    return (layout, M, N, K), (a[0] if batched else 1)
+    return (layout, M, N, K, a[0] if batched else 1)
 
 
 class Tally:
-    """Problems counted by calls, with the operators and batch counts that made them."""
+    """Problems counted by calls, with the operators that made them."""
 
     def __init__(self) -> None:
         self.calls = collections.Counter()
@@ -82,16 +82,19 @@ class Tally:
         if types and any(t not in ("float", "Float", "float32") for t in (types[a_index:b_index + 1])):
             self.skipped[f"{operator} on {'/'.join(types[a_index:b_index + 1])}"] += 1
             return
-        problem, batch = problem_of(operator, shapes, strides, where)
-        self.calls[problem] += batch
-        self.sources[problem].add(operator if batch == 1 else f"{operator} batch {batch}")
+        problem = problem_of(operator, shapes, strides, where)
+        self.calls[problem] += 1
+        self.sources[problem].add(operator)
 
     def shapes_file(self, sources: List[str]) -> str:
-        lines = [f"# gemmtune shapes from {', '.join(os.path.basename(s) for s in sources)} (tools/torch_shapes.py): M N K layout",
-                 "# each problem once, most calls first; a batched product counts its matrices"]
+        lines = [f"# gemmtune shapes from {', '.join(os.path.basename(s) for s in sources)} (tools/torch_shapes.py): "
+                 "M N K layout [bBATCH]",
+                 "# each problem once, most calls first; a batched product is a batched problem"]
         ordered = sorted(self.calls.items(), key=lambda item: (-item[1], item[0][1:], item[0][0]))
-        for (layout, M, N, K), count in ordered:
-            lines.append(f"{M} {N} {K} {layout}  # {count} call(s): {', '.join(sorted(self.sources[(layout, M, N, K)]))}")
+        for problem, count in ordered:
+            layout, M, N, K, batch = problem
+            batch_field = f" b{batch}" if batch > 1 else ""
+            lines.append(f"{M} {N} {K} {layout}{batch_field}  # {count} call(s): {', '.join(sorted(self.sources[problem]))}")
         return "\n".join(lines) + "\n"
 
 

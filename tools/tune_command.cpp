@@ -95,7 +95,7 @@ int tune_main(int argc, char** argv) {
                  "Which of the GPUs that match --gpu to measure on: 'all' or their indices (0,1,3; as "
                  "CUDA numbers them); all must be of one model. One GPU a run for now (several: run a shard on "
                  "each). Default: the first that matches");
-  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt]' a line, # comments; - for standard input")
+  app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt] [bBATCH]' a line (bBATCH: a strided batch), # comments; - for standard input")
       ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
   app.add_option("--strategy", options.strategy, "Search strategy: exhaustive, random, guided")

@@ -106,13 +106,14 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
 
 // One row a problem (a dry run's: its space alone, nothing being measured).
 void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precision) {
-  TextTable table({"problem", "layout", "m", "n", "k", "precision", "winner", "winner_precision", "ms", "tflops",
+  TextTable table({"problem", "layout", "m", "n", "k", "batch", "precision", "winner", "winner_precision", "ms", "tflops",
                    "fp64_error", "cublas_ms", "cublas_tflops", "speedup", "tuning_s", "measured", "resumed", "failed",
                    "space"});
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
     table.add_row({to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
-                   std::to_string(p.problem.N), std::to_string(p.problem.K), std::string(precision_name(precision)),
+                   std::to_string(p.problem.N), std::to_string(p.problem.K), std::to_string(p.problem.batch),
+                   std::string(precision_name(precision)),
                    p.winner ? p.winner->kernel_name : "", p.winner ? p.winner->kernel_precision : "", csv_number(f.ms),
                    csv_number(f.tflops), csv_number(p.winner ? p.winner->fp64_error : std::nullopt), csv_number(f.cublas_ms),
                    csv_number(f.cublas_tflops), csv_number(f.speedup), csv_number(p.seconds), std::to_string(p.measured),
@@ -130,6 +131,7 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"m", p.problem.M},
                         {"n", p.problem.N},
                         {"k", p.problem.K},
+                        {"batch", p.problem.batch},
                         {"winner", p.winner ? json(p.winner->kernel_name) : json(nullptr)},
                         {"winner_precision", p.winner ? json(p.winner->kernel_precision) : json(nullptr)},
                         {"fp64_error", p.winner ? json_or_null(p.winner->fp64_error) : json(nullptr)},

@@ -113,7 +113,7 @@ std::string holdings(const Database& db) {
 
 // Each (GPU, problem) with its progress and winner, as CSV: one row a problem, plain numbers.
 void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries, const PrecisionFilter& precision) {
-  TextTable table({"gpu", "cc_major", "cc_minor", "sm_count", "layout", "m", "n", "k", "measured", "ok", "failed",
+  TextTable table({"gpu", "cc_major", "cc_minor", "sm_count", "layout", "m", "n", "k", "batch", "measured", "ok", "failed",
                    "precision", "winner", "winner_precision", "ms", "tflops", "fp64_error", "cublas_ms", "speedup"});
   for (const ProblemSummary& summary : summaries) {
     const auto& winner = summary.winner;
@@ -121,7 +121,7 @@ void write_list_csv(std::ostream& out, const std::vector<ProblemSummary>& summar
     const auto speedup = winner && winner->cublas_ms ? std::optional(*winner->cublas_ms / winner->median_ms) : std::nullopt;
     table.add_row({summary.gpu.name, std::to_string(summary.gpu.cc_major), std::to_string(summary.gpu.cc_minor),
                    std::to_string(summary.gpu.sm_count), summary.problem.layout, std::to_string(summary.problem.m),
-                   std::to_string(summary.problem.n), std::to_string(summary.problem.k),
+                   std::to_string(summary.problem.n), std::to_string(summary.problem.k), std::to_string(summary.problem.batch),
                    std::to_string(summary.measured), std::to_string(summary.ok), std::to_string(summary.failed),
                    winner ? winner->precision : "", winner ? winner->kernel_name : "",
                    winner ? winner->kernel_precision : "",
@@ -138,7 +138,7 @@ json gpu_json(const GpuKey& gpu) {
 }
 
 json problem_json(const Problem& problem) {
-  return {{"layout", problem.layout}, {"m", problem.m}, {"n", problem.n}, {"k", problem.k}};
+  return {{"layout", problem.layout}, {"m", problem.m}, {"n", problem.n}, {"k", problem.k}, {"batch", problem.batch}};
 }
 
 // What list shows, as one JSON object: the GPUs, each (GPU, problem), the cubins by arch.
@@ -328,7 +328,7 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
 }
 
 void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
-  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,kernel_name,family,precision,params_json,status,"
+  out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,batch,kernel_name,family,precision,params_json,status,"
          "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
          "max_rel_error,fp64_error,error_text,measured_at,tuner_run\n";
   for (const MeasurementRow& row : rows) {
@@ -337,7 +337,7 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
     const std::vector<std::string> fields = {
         row.gpu.name, std::to_string(row.gpu.cc_major), std::to_string(row.gpu.cc_minor),
         std::to_string(row.gpu.sm_count), row.problem.layout, std::to_string(row.problem.m),
-        std::to_string(row.problem.n), std::to_string(row.problem.k), row.kernel_name,
+        std::to_string(row.problem.n), std::to_string(row.problem.k), std::to_string(row.problem.batch), row.kernel_name,
         row.family, row.precision, row.params_json, std::string(to_string(row.status)),
         gemmtune::csv_number(time(&Timing::median_ms)), gemmtune::csv_number(time(&Timing::min_ms)),
         gemmtune::csv_number(time(&Timing::max_ms)), gemmtune::csv_number(time(&Timing::p10_ms)),

@@ -24,7 +24,7 @@ ProblemMeasurement::ProblemMeasurement(const Problem& problem, float alpha, floa
       baseline_(baseline),
       stream_(stream),
       cublas_(cublas),
-      operands_(problem.layout, problem.M, problem.N, problem.K, l2_bytes, device_memory, kOperandSeed) {
+      operands_(problem, l2_bytes, device_memory, kOperandSeed) {
   // check_params resets the scratch C to the initial C each time: every reference starts from it.
   reference64_ = fp64_reference(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_);
   auto cublas_result = [&](Precision precision) {
@@ -33,7 +33,8 @@ ProblemMeasurement::ProblemMeasurement(const Problem& problem, float alpha, floa
   };
   pedantic_ = cublas_result(Precision::Strict);
   cublas_check_ = compare_outputs(baseline_ == Precision::Tf32 ? cublas_result(baseline_) : pedantic_, reference64_,
-                                  problem_.M, problem_.N, operands_.ldc(), gemm_tolerance(baseline_, problem_.K));
+                                  problem_.M, problem_.N, operands_.ldc(), gemm_tolerance(baseline_, problem_.K),
+                                  problem_.batch, operands_.c_stride());
 }
 
 int ProblemMeasurement::alignment() const { return call_alignment(call()); }
@@ -55,8 +56,10 @@ KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const 
   kernel.launch(with_workspace(operands_.check_params(alpha_, beta_, stream_)), stream_);
   const std::vector<float> output = operands_.check_result(stream_);
   const double tolerance = gemm_tolerance(find_family(kernel.config().family).precision(), problem_.K);
-  result.check = compare_outputs(output, reference64_, problem_.M, problem_.N, operands_.ldc(), tolerance);
-  result.against_cublas = compare_outputs(output, pedantic_, problem_.M, problem_.N, operands_.ldc(), tolerance);
+  result.check = compare_outputs(output, reference64_, problem_.M, problem_.N, operands_.ldc(), tolerance,
+                                 problem_.batch, operands_.c_stride());
+  result.against_cublas = compare_outputs(output, pedantic_, problem_.M, problem_.N, operands_.ldc(), tolerance,
+                                          problem_.batch, operands_.c_stride());
   if (!result.check.passed) return result;
   result.timing = time_launches([&](int i) { kernel.launch(with_workspace(operands_.params(i, alpha_, beta_)), stream_); },
                                 operands_.count(), stream_, timing, plan);

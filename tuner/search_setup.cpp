@@ -70,6 +70,9 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
     for (int align : family->alignments()) {
       if (align > alignment) continue;
       for (KernelConfig& config : enumerate_space(*family, problem.layout, align)) {
+        // A batched problem is measured strided (OperandSets): configurations that cannot serve it are
+        // not candidates.
+        if (problem.batch > 1 && family->batch_refusal(config, false)) continue;
         if (sm_count == 0 || family->worth_searching(config, problem, sm_count)) {
           space.push_back(std::move(config));
         }

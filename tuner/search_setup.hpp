@@ -36,6 +36,9 @@ void require_families_run_on(const std::vector<std::string>& family_names, const
 // not admit") for a named family whose class `precision` does not admit.
 void require_families_admitted(const std::vector<std::string>& family_names, Precision precision);
 
+// The configurations the search may propose for `problem`: of the families selected, those that
+// serve its layout at the widest alignment up to `alignment`, serve its batch (a batched problem:
+// batch_refusal), and are worth searching on `sm_count` SMs (0: all).
 std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
                                           const std::vector<std::string>& family_names, Precision precision,
                                           int sm_count, const std::string& arch = "");

@@ -6,6 +6,8 @@
 //   1024 4096 512  tn       M N K layout (nn, nt, tn, tt; any case)
 //   4096x4096x4096 nt       MxNxK [layout]
 //   nn:256x256x8192         the form tools print (to_string(Problem))
+//   128 128 128 nn b64      an optional last field bBATCH: a batch of 64 products (strided
+//   nn:128x128x128:b64      batched); the form tools print for a batch other than 1
 //
 // LF or CRLF line ends; a UTF-8 byte-order mark is skipped. The whole file is validated before
 // anything is returned, so that a bad line stops a run before any GPU work.
@@ -38,7 +40,7 @@ class ShapesFileError : public InputError {
 };
 
 // A problem and the line it came from, so later errors can point at it. It is a Problem (the
-// layout and sizes); slicing it to one is intended.
+// layout, sizes and batch); slicing it to one is intended.
 struct ProblemSpec : Problem {
   int line = 0;
 

@@ -92,6 +92,23 @@ gemmtune_status gemmtune_sgemm(const gemmtune_runtime* runtime, gemmtune_order o
                                int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                                gemmtune_stream stream);
 
+/* `batch` GEMMs of one shape, as cublasSgemmStridedBatched: entry i reads A + i * stride_a and
+ * B + i * stride_b and writes C + i * stride_c (strides in elements; A's and B's may be 0, C's
+ * entries must not overlap). Runtime::sgemm_strided_batched. */
+gemmtune_status gemmtune_sgemm_strided_batched(const gemmtune_runtime* runtime, gemmtune_order order,
+                                               gemmtune_transpose trans_a, gemmtune_transpose trans_b, int M, int N,
+                                               int K, float alpha, const float* A, int64_t lda, int64_t stride_a,
+                                               const float* B, int64_t ldb, int64_t stride_b, float beta, float* C,
+                                               int64_t ldc, int64_t stride_c, int batch, gemmtune_stream stream);
+
+/* The same with arrays of `batch` device pointers, themselves in device memory, as
+ * cublasSgemmBatched. Runtime::sgemm_batched. */
+gemmtune_status gemmtune_sgemm_batched(const gemmtune_runtime* runtime, gemmtune_order order,
+                                       gemmtune_transpose trans_a, gemmtune_transpose trans_b, int M, int N, int K,
+                                       float alpha, const float* const* A_array, int64_t lda,
+                                       const float* const* B_array, int64_t ldb, float beta, float* const* C_array,
+                                       int64_t ldc, int batch, gemmtune_stream stream);
+
 /* Which kernel gemmtune_sgemm with these arguments would run and why, in one line, without
  * launching anything (Runtime::plan and describe()): copied into `text` (cut to `capacity`
  * bytes, always NUL-terminated). */

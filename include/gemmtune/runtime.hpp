@@ -60,6 +60,22 @@ class Runtime {
                float* C, std::int64_t ldc, cudaStream_t stream = nullptr) const noexcept;
   Status sgemm(const SgemmCall& call, cudaStream_t stream = nullptr) const noexcept;
 
+  // `batch` GEMMs of one shape in one launch, as cublasSgemmStridedBatched: entry i computes
+  // C + i * stride_c = alpha op(A + i * stride_a) op(B + i * stride_b) + beta C + i * stride_c
+  // (strides in elements; A's and B's may be 0, C's entries must not overlap). Batched
+  // problems are tuned apart (shapes file `M N K [layout] bBATCH`); only the families that serve
+  // a batch run it (docs/api.md), or cuBLAS's batched call when the Runtime prefers cuBLAS.
+  Status sgemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, int M, int N, int K, float alpha,
+                               const float* A, std::int64_t lda, std::int64_t stride_a, const float* B,
+                               std::int64_t ldb, std::int64_t stride_b, float beta, float* C, std::int64_t ldc,
+                               std::int64_t stride_c, int batch, cudaStream_t stream = nullptr) const noexcept;
+  // The same with the entries given as arrays of `batch` pointers, as cublasSgemmBatched: the
+  // arrays are in device memory (the kernels read them) and hold device pointers.
+  Status sgemm_batched(Order order, Transpose trans_a, Transpose trans_b, int M, int N, int K, float alpha,
+                       const float* const* A_array, std::int64_t lda, const float* const* B_array, std::int64_t ldb,
+                       float beta, float* const* C_array, std::int64_t ldc, int batch,
+                       cudaStream_t stream = nullptr) const noexcept;
+
   // Which kernel sgemm(call) would run and why, without loading or launching anything. The same
   // checks as sgemm: an invalid call gets the same status and message.
   Status plan(const SgemmCall& call, Selection& selection) const noexcept;

@@ -61,6 +61,18 @@ struct SgemmCall {
   std::int64_t ldc = 0;
   // The precision class this call accepts; nullopt: the Runtime's (RuntimeOptions::precision).
   std::optional<Precision> precision = std::nullopt;  // initialized: {order, ..., ldc} stays warning-free
+  // Batched calls (Runtime::sgemm_strided_batched, sgemm_batched): `batch` products of the one
+  // shape above. Entry i is A + i * stride_a, B + i * stride_b, C + i * stride_c (elements; A and
+  // B's may be 0: one matrix for every entry; C's entries must not overlap), or, when A_array is
+  // set, A_array[i], B_array[i], C_array[i]: device-resident arrays of device pointers, as
+  // cublasSgemmBatched takes them (A, B and C are then unused). batch 1 without arrays: sgemm.
+  int batch = 1;
+  std::int64_t stride_a = 0;
+  std::int64_t stride_b = 0;
+  std::int64_t stride_c = 0;
+  const float* const* A_array = nullptr;
+  const float* const* B_array = nullptr;
+  float* const* C_array = nullptr;
 };
 
 // A GEMM as the kernels and the tuning database see it: row-major C (M x N) = op(A) op(B),
@@ -70,14 +82,15 @@ struct ProblemShape {
   int M = 0;
   int N = 0;
   int K = 0;
+  int batch = 1;  // products of a batched call; 1 for sgemm
 };
 // Written out rather than defaulted: the public headers are C++17, for users not on C++20.
 inline bool operator==(const ProblemShape& a, const ProblemShape& b) {
-  return a.layout == b.layout && a.M == b.M && a.N == b.N && a.K == b.K;
+  return a.layout == b.layout && a.M == b.M && a.N == b.N && a.K == b.K && a.batch == b.batch;
 }
 inline bool operator!=(const ProblemShape& a, const ProblemShape& b) { return !(a == b); }
 
-// "nn:4096x4096x4096", as the tuner and tunedb write problems.
+// "nn:4096x4096x4096" ("nn:128x128x128:b64" for a batch), as the tuner and tunedb write problems.
 std::string to_string(const ProblemShape& shape);
 
 struct RuntimeOptions {

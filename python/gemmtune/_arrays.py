@@ -3,7 +3,8 @@
 Any object that speaks ``__cuda_array_interface__`` (PyTorch, CuPy, Numba) or DLPack
 (``__dlpack__``/``__dlpack_device__``) is read without copying and without importing its library.
 A matrix stored by rows (column stride 1) or by columns (row stride 1) is used where it is, a
-column-stored one as the transpose of a row-stored one; any other layout is refused.
+column-stored one as the transpose of a row-stored one; any other layout is refused. A 3-D array
+(batch, rows, cols) is a batch of such matrices, its entries ``batch_stride`` elements apart.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ _KDL_FLOAT = 2  # DLPack's type code for IEEE floats
 
 @dataclass(frozen=True)
 class Matrix:
-    """A 2-D float32 CUDA array: element (i, j) is at pointer + 4 * (i * row_stride + j * col_stride)."""
+    """A 2-D float32 CUDA array: element (i, j) is at pointer + 4 * (i * row_stride + j * col_stride);
+    or, batched (a 3-D array), element (e, i, j) at that + 4 * e * batch_stride."""
 
     pointer: int
     rows: int
@@ -26,6 +28,9 @@ class Matrix:
     row_stride: int  # in elements
     col_stride: int
     device: Optional[int]  # the CUDA device, where the array says
+    batched: bool = False  # a 3-D array, even of one entry
+    batch: int = 1
+    batch_stride: int = 0
 
 
 @dataclass(frozen=True)
@@ -73,13 +78,30 @@ def _device_of(array: Any) -> Optional[int]:
 
 
 def _contiguous_strides(shape: Tuple[int, ...]) -> Tuple[int, ...]:
-    return (shape[1], 1) if len(shape) == 2 else (1,)
+    strides = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
+def _check_dimensions(name: str, ndim: int, shape: Tuple[int, ...]) -> None:
+    if ndim not in (2, 3):
+        raise ValueError(f"{name}: a matrix has 2 dimensions (3 for a batch of matrices), this array has {ndim} "
+                         f"(shape {shape})")
+
+
+def _matrix_of(pointer: int, shape: Tuple[int, ...], strides: Tuple[int, ...], device: Optional[int]) -> Matrix:
+    """The Matrix of a 2-D or 3-D array of `shape` with element `strides`."""
+    if len(shape) == 2:
+        return Matrix(pointer, shape[0], shape[1], strides[0], strides[1], device)
+    return Matrix(pointer, shape[1], shape[2], strides[1], strides[2], device, True, shape[0], strides[0])
 
 
 def _from_interface(name: str, array: Any, interface: dict) -> Matrix:
     shape = tuple(interface["shape"])
-    if len(shape) != 2:
-        raise ValueError(f"{name}: a matrix has 2 dimensions, this array has {len(shape)} (shape {shape})")
+    _check_dimensions(name, len(shape), shape)
     if interface.get("typestr") != "<f4":
         raise TypeError(f"{name}: the array must hold float32, it holds {interface.get('typestr')!r}")
     pointer = int(interface["data"][0])
@@ -90,7 +112,7 @@ def _from_interface(name: str, array: Any, interface: dict) -> Matrix:
         if any(s % 4 for s in strides):
             raise ValueError(f"{name}: strides {tuple(strides)} (bytes) are not whole float32 elements")
         element_strides = tuple(s // 4 for s in strides)
-    return Matrix(pointer, shape[0], shape[1], element_strides[0], element_strides[1], _device_of(array))
+    return _matrix_of(pointer, shape, element_strides, _device_of(array))
 
 
 def _dlpack_capsule(array: Any, stream: Optional[int]) -> Any:
@@ -111,21 +133,20 @@ def _from_dlpack(name: str, array: Any, stream: Optional[int]) -> Matrix:
         raise TypeError(f"{name}: the array is not in CUDA memory (DLPack device type {device_type})")
     capsule = _dlpack_capsule(array, stream)
     tensor = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
-    if tensor.ndim != 2:
-        raise ValueError(f"{name}: a matrix has 2 dimensions, this array has {tensor.ndim}")
+    shape = tuple(tensor.shape[i] for i in range(tensor.ndim)) if 0 < tensor.ndim <= 8 else ()
+    _check_dimensions(name, tensor.ndim, shape)
     dtype = tensor.dtype
     if (dtype.code, dtype.bits, dtype.lanes) != (_KDL_FLOAT, 32, 1):
         raise TypeError(f"{name}: the array must hold float32 (DLPack type {dtype.code}/{dtype.bits}/{dtype.lanes})")
-    shape = (tensor.shape[0], tensor.shape[1])
-    strides = (tensor.strides[0], tensor.strides[1]) if tensor.strides else _contiguous_strides(shape)
+    strides = tuple(tensor.strides[i] for i in range(len(shape))) if tensor.strides else _contiguous_strides(shape)
     pointer = (tensor.data or 0) + tensor.byte_offset
     # The capsule frees its DLManagedTensor when it goes; the memory stays the array's.
-    return Matrix(pointer, shape[0], shape[1], strides[0], strides[1], device_id)
+    return _matrix_of(pointer, shape, strides, device_id)
 
 
 def matrix(name: str, array: Any, stream: Optional[int] = None) -> Matrix:
-    """Reads `array` (named `name` in messages) as a 2-D float32 CUDA matrix, or raises TypeError
-    (not a CUDA array, not float32) or ValueError (not 2-D). `stream`: the cudaStream_t the
+    """Reads `array` (named `name` in messages) as a 2-D float32 CUDA matrix, or a 3-D batch of them,
+    or raises TypeError (not a CUDA array, not float32) or ValueError (not 2-D or 3-D). `stream`: the cudaStream_t the
     matrix will be used on, for DLPack producers (None: not to be used, as by plan())."""
     interface = getattr(array, "__cuda_array_interface__", None)
     if interface is not None:

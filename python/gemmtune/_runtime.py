@@ -58,16 +58,18 @@ def _stream_pointer(stream: Any, array: Any) -> int:
     return 0
 
 
-def _allocate_like(array: Any, rows: int, cols: int) -> Any:
-    """An uninitialized rows x cols float32 array of the same library and device as `array`."""
+def _allocate_like(array: Any, rows: int, cols: int, batch: Optional[int] = None) -> Any:
+    """An uninitialized rows x cols float32 array (batch x rows x cols for a batch) of the same library
+    and device as `array`."""
+    shape = (rows, cols) if batch is None else (batch, rows, cols)
     if hasattr(array, "new_empty"):  # torch.Tensor
-        return array.new_empty((rows, cols))
+        return array.new_empty(shape)
     library = type(array).__module__.split(".")[0]
     if library == "cupy":
         import cupy
 
         with array.device:
-            return cupy.empty((rows, cols), dtype=cupy.float32)
+            return cupy.empty(shape, dtype=cupy.float32)
     raise TypeError(f"out=None: cannot allocate the result for a {type(array).__qualname__}; pass out=")
 
 
@@ -90,28 +92,34 @@ class Runtime:
               trans_b: bool = False, *, stream: Any = None) -> Any:
         """out = alpha * op(a) @ op(b) + beta * out, op(x) = x.T where trans_x, on the current stream of
         the arrays' library (or `stream`), asynchronously; returns out (allocated like `a` when None).
-        The arrays are 2-D float32 CUDA arrays stored by rows or by columns."""
+        The arrays are 2-D float32 CUDA arrays stored by rows or by columns, or all three 3-D
+        (batch, rows, cols): a strided batched product, entry by entry (Runtime::sgemm_strided_batched),
+        each entry stored by rows or columns, the entries evenly spaced (a and b may repeat one
+        matrix, as expand() gives); out, when None, is then allocated (batch, M, N)."""
         launch_stream = _stream_pointer(stream, a)
         operands = _call.read_operands(a, b, out, trans_a, trans_b, launch_stream)
         self._check_device(operands)
         if out is None:
             if beta != 0:
                 raise ValueError("beta != 0 needs out= (the C that beta scales)")
-            out = _allocate_like(a, operands.M, operands.N)
+            out = _allocate_like(a, operands.M, operands.N, operands.batch)
         c = operands.c or _arrays.matrix("out", out, launch_stream)
         call = _call.row_major_call(operands, c, trans_a, trans_b)
         raise_for(*self._runtime.sgemm(True, call.trans_a, call.trans_b, call.M, call.N, call.K, float(alpha), call.A,
-                                       call.lda, call.B, call.ldb, float(beta), call.C, call.ldc, launch_stream))
+                                       call.lda, call.B, call.ldb, float(beta), call.C, call.ldc, launch_stream,
+                                       call.batch, call.stride_a, call.stride_b, call.stride_c))
         return out
 
     def plan(self, a: Any, b: Any, out: Any = None, trans_a: bool = False, trans_b: bool = False) -> Selection:
         """The Selection sgemm(a, b, out, ...) would run, without launching anything."""
         operands = _call.read_operands(a, b, out, trans_a, trans_b)
         self._check_device(operands)
-        c = operands.c or _arrays.Matrix(_ALLOCATION_ALIGNMENT, operands.M, operands.N, operands.N, 1, None)
+        c = operands.c or _arrays.Matrix(_ALLOCATION_ALIGNMENT, operands.M, operands.N, operands.N, 1, None,
+                                         operands.batch is not None, operands.batch or 1, operands.M * operands.N)
         call = _call.row_major_call(operands, c, trans_a, trans_b)
         status, message, selection = self._runtime.plan(True, call.trans_a, call.trans_b, call.M, call.N, call.K,
-                                                        call.A, call.lda, call.B, call.ldb, call.C, call.ldc)
+                                                        call.A, call.lda, call.B, call.ldb, call.C, call.ldc,
+                                                        call.batch, call.stride_a, call.stride_b, call.stride_c)
         raise_for(status, message)
         return Selection(**selection)
 

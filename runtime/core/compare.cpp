@@ -9,8 +9,7 @@ namespace gemmtune {
 namespace {
 
 template <class Reference>
-Comparison compare(const std::vector<float>& got, const std::vector<Reference>& ref, int M, int N, long long ldc,
-                   double tolerance) {
+Comparison compare_entry(const float* got, const Reference* ref, int M, int N, long long ldc, double tolerance) {
   Comparison result;
   double diff_squares = 0, ref_squares = 0;
   for (int m = 0; m < M; ++m) {
@@ -45,16 +44,31 @@ Comparison compare(const std::vector<float>& got, const std::vector<Reference>& 
   return result;
 }
 
+// Each entry on its own; the first that fails, else the one furthest from its reference.
+template <class Reference>
+Comparison compare(const std::vector<float>& got, const std::vector<Reference>& ref, int M, int N, long long ldc,
+                   double tolerance, int batch, long long stride) {
+  Comparison worst;
+  for (int entry = 0; entry < batch; ++entry) {
+    const std::size_t offset = static_cast<std::size_t>(entry) * static_cast<std::size_t>(stride);
+    Comparison result = compare_entry(got.data() + offset, ref.data() + offset, M, N, ldc, tolerance);
+    if (batch > 1) result.summary = "entry " + std::to_string(entry) + ": " + result.summary;
+    if (entry == 0 || !result.passed || result.relative_error > worst.relative_error) worst = std::move(result);
+    if (!worst.passed) break;
+  }
+  return worst;
+}
+
 }  // namespace
 
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M, int N, long long ldc,
-                           double tolerance) {
-  return compare(got, ref, M, N, ldc, tolerance);
+                           double tolerance, int batch, long long stride) {
+  return compare(got, ref, M, N, ldc, tolerance, batch, stride);
 }
 
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<double>& ref, int M, int N, long long ldc,
-                           double tolerance) {
-  return compare(got, ref, M, N, ldc, tolerance);
+                           double tolerance, int batch, long long stride) {
+  return compare(got, ref, M, N, ldc, tolerance, batch, stride);
 }
 
 }  // namespace gemmtune

@@ -17,10 +17,12 @@ struct Comparison {
 
 // Compares the M x N outputs of `got` and `ref`, both row-major with leading dimension ldc.
 // Elements outside the M x N window (padding) are not compared. The reference is FP32 (cuBLAS)
-// or FP64 (fp64_reference.hpp, a CPU GEMM).
+// or FP64 (fp64_reference.hpp, a CPU GEMM). A batch of `batch` results, entry i at i * `stride`
+// floats, is compared entry by entry: the result is the first entry that fails, else the one
+// furthest from its reference, its summary naming it ("entry 3: rel ...").
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<float>& ref, int M,
-                           int N, long long ldc, double tolerance);
+                           int N, long long ldc, double tolerance, int batch = 1, long long stride = 0);
 Comparison compare_outputs(const std::vector<float>& got, const std::vector<double>& ref, int M,
-                           int N, long long ldc, double tolerance);
+                           int N, long long ldc, double tolerance, int batch = 1, long long stride = 0);
 
 }  // namespace gemmtune

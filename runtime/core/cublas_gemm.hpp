@@ -16,7 +16,9 @@ cublasComputeType_t cublas_compute_type(Precision precision);
 const char* cublas_compute_name(Precision precision);
 
 // C = alpha op(A) op(B) + beta C for the row-major problem in `params`, on `stream`, in the
-// compute type of `precision`.
+// compute type of `precision`; for each entry of a batched call, through cuBLAS's strided
+// (cublasGemmStridedBatchedEx, as cublasSgemmStridedBatched) or pointer-array
+// (cublasGemmBatchedEx, as cublasSgemmBatched) call.
 void cublas_sgemm(cublasHandle_t handle, Layout layout, const GemmParams& params, cudaStream_t stream,
                   Precision precision = Precision::Strict);
 

@@ -14,7 +14,8 @@
 namespace gemmtune {
 
 // C64 for the row-major problem in `params` (its pointers on the device; C is read, not written),
-// row-major with `params.ldc` as its leading dimension, like the FP32 output it is compared with.
+// row-major with `params.ldc` as its leading dimension, like the FP32 output it is compared with;
+// for a strided batch every entry, `params.stride_c` apart (pointer arrays are refused).
 // Throws CudaError, CublasError, Error for a call validate_call refuses.
 std::vector<double> fp64_reference(cublasHandle_t handle, Layout layout, const GemmParams& params, cudaStream_t stream);
 

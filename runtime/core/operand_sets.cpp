@@ -5,12 +5,20 @@
 
 namespace gemmtune {
 
-OperandSets::OperandSets(Layout layout, int M, int N, int K, std::size_t l2_bytes, std::size_t device_memory,
-                         unsigned seed)
-    : M_(M), N_(N), K_(K), lda_(a_is_transposed(layout) ? M : K), ldb_(b_is_transposed(layout) ? K : N), ldc_(N) {
-  const std::size_t a_count = static_cast<std::size_t>(M) * K;
-  const std::size_t b_count = static_cast<std::size_t>(K) * N;
-  const std::size_t c_count = static_cast<std::size_t>(M) * N;
+OperandSets::OperandSets(const Problem& problem, std::size_t l2_bytes, std::size_t device_memory, unsigned seed)
+    : M_(problem.M),
+      N_(problem.N),
+      K_(problem.K),
+      batch_(problem.batch),
+      lda_(a_is_transposed(problem.layout) ? problem.M : problem.K),
+      ldb_(b_is_transposed(problem.layout) ? problem.K : problem.N),
+      ldc_(problem.N),
+      stride_a_(static_cast<long long>(problem.M) * problem.K),
+      stride_b_(static_cast<long long>(problem.K) * problem.N),
+      stride_c_(static_cast<long long>(problem.M) * problem.N) {
+  const std::size_t a_count = static_cast<std::size_t>(stride_a_) * batch_;
+  const std::size_t b_count = static_cast<std::size_t>(stride_b_) * batch_;
+  const std::size_t c_count = static_cast<std::size_t>(stride_c_) * batch_;
   const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
   const std::size_t wanted = std::max<std::size_t>(2, (2 * l2_bytes + set_bytes - 1) / set_bytes + 1);
   const std::size_t affordable = std::max<std::size_t>(1, device_memory / 4 / set_bytes);
@@ -39,7 +47,12 @@ OperandSets::OperandSets(Layout layout, int M, int N, int K, std::size_t l2_byte
 
 GemmParams OperandSets::params(int i, float alpha, float beta) const {
   const Set& set = sets_[static_cast<std::size_t>(i)];
-  return GemmParams{M_, N_, K_, alpha, beta, set.a.data(), lda_, set.b.data(), ldb_, set.c.data(), ldc_, nullptr, 0};
+  GemmParams params{M_, N_, K_, alpha, beta, set.a.data(), lda_, set.b.data(), ldb_, set.c.data(), ldc_, nullptr, 0};
+  params.batch = batch_;
+  params.stride_a = stride_a_;
+  params.stride_b = stride_b_;
+  params.stride_c = stride_c_;
+  return params;
 }
 
 GemmParams OperandSets::check_params(float alpha, float beta, cudaStream_t stream) {

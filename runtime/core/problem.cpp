@@ -11,7 +11,8 @@
 namespace gemmtune {
 namespace {
 
-constexpr const char* kForms = "a problem is 'M N K [layout]', 'MxNxK [layout]' or '[layout:]MxNxK'";
+constexpr const char* kForms =
+    "a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]'";
 
 std::vector<std::string_view> split_fields(std::string_view text) {
   std::vector<std::string_view> fields;
@@ -69,16 +70,44 @@ std::string matrix_too_large(const char* matrix, const char* product, std::int64
          " elements; the limit is 2^31 - 1 so that element indices fit in 32-bit ints";
 }
 
+// A batch field: 'b' or 'B' then the count ("b64"). No layout name starts with 'b', and no size
+// field does, so the field is recognised by its first character alone.
+bool is_batch_field(std::string_view field) { return !field.empty() && (field[0] == 'b' || field[0] == 'B'); }
+
+int parse_batch_field(std::string_view field) { return parse_batch(field.substr(1)); }
+
+// Parses a trailing batch field into `problem` and removes it from `fields`; refuses one that is
+// not last.
+void take_batch_field(std::vector<std::string_view>& fields, Problem& problem) {
+  if (fields.size() > 1 && is_batch_field(fields.back())) {
+    problem.batch = parse_batch_field(fields.back());
+    fields.pop_back();
+  }
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    if (is_batch_field(fields[i])) {
+      throw std::invalid_argument("the batch " + quoted(fields[i]) + " must be the last field (" + kForms + ")");
+    }
+  }
+}
+
 // parse_problem's work; throws std::invalid_argument with the reason alone.
 Problem parse_fields(std::string_view text, Layout default_layout) {
-  const std::vector<std::string_view> fields = split_fields(text);
+  std::vector<std::string_view> fields = split_fields(text);
   if (fields.empty()) throw std::invalid_argument(std::string("no problem given (") + kForms + ")");
   Problem problem;
+  take_batch_field(fields, problem);
   std::array<int, 3> sizes{};
-  if (const std::size_t colon = fields[0].find(':'); colon != std::string_view::npos) {
+  if (fields[0].find(':') != std::string_view::npos) {
     refuse_extra_field(fields, 1);
-    problem.layout = parse_layout(fields[0].substr(0, colon));
-    sizes = parse_dimensions(fields[0].substr(colon + 1));
+    std::string_view head = fields[0];
+    if (const std::size_t colon = head.rfind(':'); is_batch_field(head.substr(colon + 1))) {
+      if (problem.batch != 1) throw std::invalid_argument("the batch is given twice");
+      problem.batch = parse_batch_field(head.substr(colon + 1));
+      head = head.substr(0, colon);
+    }
+    const std::size_t colon = head.find(':');
+    problem.layout = colon == std::string_view::npos ? default_layout : parse_layout(head.substr(0, colon));
+    sizes = parse_dimensions(head.substr(colon == std::string_view::npos ? 0 : colon + 1));
   } else if (is_sizes_field(fields[0])) {
     refuse_extra_field(fields, 2);
     sizes = parse_dimensions(fields[0]);
@@ -119,15 +148,16 @@ Layout parse_layout(std::string_view text) {
   throw std::invalid_argument("unknown layout " + quoted(text) + " (expected nn, nt, tn or tt)");
 }
 
-double Problem::flops() const { return 2.0 * M * N * static_cast<double>(K); }
+double Problem::flops() const { return 2.0 * M * N * static_cast<double>(K) * batch; }
 
 double Problem::min_bytes() const {
-  return 4.0 * (static_cast<double>(M) * K + static_cast<double>(K) * N + static_cast<double>(M) * N);
+  return 4.0 * batch * (static_cast<double>(M) * K + static_cast<double>(K) * N + static_cast<double>(M) * N);
 }
 
 std::string to_string(const Problem& problem) {
   return std::string(layout_name(problem.layout)) + ':' + std::to_string(problem.M) + 'x' +
-         std::to_string(problem.N) + 'x' + std::to_string(problem.K);
+         std::to_string(problem.N) + 'x' + std::to_string(problem.K) +
+         (problem.batch == 1 ? std::string() : ":b" + std::to_string(problem.batch));
 }
 
 ProblemSyntaxError::ProblemSyntaxError(std::string_view text, const std::string& reason)
@@ -141,7 +171,11 @@ Problem parse_problem(std::string_view text, Layout default_layout) {
   }
 }
 
-int parse_dimension(std::string_view text, std::string_view name) {
+namespace {
+
+// `text` as a count in 1..`maximum` (described as `maximum_text`); the work of parse_dimension and
+// parse_batch.
+int parse_count(std::string_view text, std::string_view name, int maximum, const std::string& maximum_text) {
   const std::string not_positive = std::string(name) + " must be a positive integer, got " + quoted(text);
   // Digits only: from_chars alone would take a leading '-' and stop quietly at "12abc" or "1e3".
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
@@ -149,12 +183,21 @@ int parse_dimension(std::string_view text, std::string_view name) {
   }
   std::int64_t value = 0;
   const std::from_chars_result parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (parsed.ec == std::errc::result_out_of_range || value > kMaxDimension) {
-    throw std::invalid_argument(std::string(name) + " = " + shortened(text) + " is above the maximum " +
-                                std::to_string(kMaxDimension) + " (2^20)");
+  if (parsed.ec == std::errc::result_out_of_range || value > maximum) {
+    throw std::invalid_argument(std::string(name) + " = " + shortened(text) + " is above the maximum " + maximum_text);
   }
   if (value == 0) throw std::invalid_argument(not_positive);
   return static_cast<int>(value);
+}
+
+}  // namespace
+
+int parse_dimension(std::string_view text, std::string_view name) {
+  return parse_count(text, name, kMaxDimension, std::to_string(kMaxDimension) + " (2^20)");
+}
+
+int parse_batch(std::string_view text) {
+  return parse_count(text, "batch", kMaxBatch, std::to_string(kMaxBatch) + " (a grid dimension's limit)");
 }
 
 std::optional<std::string> problem_limit_violation(const Problem& problem) {
@@ -162,6 +205,9 @@ std::optional<std::string> problem_limit_violation(const Problem& problem) {
     if (size < 1 || size > kMaxDimension) {
       return std::string(name) + " = " + std::to_string(size) + " is outside 1.." + std::to_string(kMaxDimension);
     }
+  }
+  if (problem.batch < 1 || problem.batch > kMaxBatch) {
+    return "batch = " + std::to_string(problem.batch) + " is outside 1.." + std::to_string(kMaxBatch);
   }
   const std::int64_t m = problem.M, n = problem.N, k = problem.K;
   if (m * k > kMaxMatrixElements) return matrix_too_large("A", "M*K", m * k);
@@ -176,7 +222,7 @@ double log_distance(const Problem& a, const Problem& b) {
     const double ratio = std::log2(static_cast<double>(x) / static_cast<double>(y));
     return ratio * ratio;
   };
-  return std::sqrt(term(a.M, b.M) + term(a.N, b.N) + term(a.K, b.K));
+  return std::sqrt(term(a.M, b.M) + term(a.N, b.N) + term(a.K, b.K) + term(a.batch, b.batch));
 }
 
 }  // namespace gemmtune

@@ -1,7 +1,8 @@
-// One GEMM problem: the operand layout and the sizes M, N, K. The one value type the tuner, the
-// database boundary (cache/problem_rows.hpp), dispatch and the tools share, with the one grammar
-// every command line and shapes file reads problems in. Its text form "nn:4096x4096x4096" is the
-// key of tuned shapes in logs and in the database.
+// One GEMM problem: the operand layout, the sizes M, N, K and the batch count. The one value type
+// the tuner, the database boundary (cache/problem_rows.hpp), dispatch and the tools share, with
+// the one grammar every command line and shapes file reads problems in. Its text form
+// "nn:4096x4096x4096" ("nn:128x128x128:b64" for a batch of 64) is the key of tuned shapes in logs
+// and in the database.
 #pragma once
 
 #include <compare>
@@ -24,23 +25,30 @@ Layout parse_layout(std::string_view text);
 // index fits in a 32-bit int: kernels may then compute offsets with int arithmetic.
 inline constexpr int kMaxDimension = 1 << 20;
 inline constexpr std::int64_t kMaxMatrixElements = (std::int64_t{1} << 31) - 1;
+// The batch goes on a grid dimension (y or z), whose limit is 65535.
+inline constexpr int kMaxBatch = 65535;
 
 struct Problem {
   Layout layout = Layout::NN;
   int M = 0;
   int N = 0;
   int K = 0;
+  // How many independent M x N x K products of one call (strided or pointer-array batched); 1 for
+  // a plain GEMM. Last, so that Problem{layout, M, N, K} is a batch of 1.
+  int batch = 1;
 
-  // 2 * M * N * K (one multiply and one add an inner-product term); double: it passes 2^53 only
-  // far beyond the limits above.
+  // 2 * M * N * K * batch (one multiply and one add an inner-product term); double: it passes
+  // 2^53 only far beyond the limits above.
   double flops() const;
-  // The least global traffic a kernel can have: A and B read once, C written once (beta == 0).
+  // The least global traffic a kernel can have: A and B read once, C written once (beta == 0),
+  // for every batch entry.
   double min_bytes() const;
 
   auto operator<=>(const Problem&) const = default;
 };
 
-// "nn:4096x4096x4096"
+// "nn:4096x4096x4096"; "nn:128x128x128:b64" for batch 64 (a batch of 1 is not written, so that
+// plain problems read as they always have).
 std::string to_string(const Problem& problem);
 
 // A text that is not a problem. what() reads "problem 'TEXT': REASON" (TEXT cut to a readable
@@ -56,26 +64,32 @@ class ProblemSyntaxError : public std::invalid_argument {
 };
 
 // The one grammar of a problem, wherever one is read (command lines, shapes files, databases):
-//   [layout:]MxNxK      e.g. "nn:4096x4096x4096", "4096X4096X4096"
-//   MxNxK layout        e.g. "4096x4096x4096 tn"
-//   M N K [layout]      e.g. "4096 4096 4096 tn"
+//   [layout:]MxNxK[:bBATCH]   e.g. "nn:4096x4096x4096", "4096X4096X4096", "nn:128x128x128:b64"
+//   MxNxK [layout] [bBATCH]   e.g. "4096x4096x4096 tn", "128x128x128 nn b64"
+//   M N K [layout] [bBATCH]   e.g. "4096 4096 4096 tn", "128 128 128 b64"
 // Fields are separated by spaces or tabs, 'x' or 'X' separates sizes, the layout is any case,
-// and a problem that names none has `default_layout`. Sizes are decimal digits in
-// 1..kMaxDimension, and no matrix may reach kMaxMatrixElements (problem_limit_violation). Throws
-// ProblemSyntaxError naming the fault: the field, too many or too few dimensions, a size too
-// large with the limit.
+// and a problem that names none has `default_layout`; one that names no batch has batch 1. Sizes
+// are decimal digits in 1..kMaxDimension, the batch 'b' (or 'B') and decimal digits in
+// 1..kMaxBatch, and no matrix may reach kMaxMatrixElements (problem_limit_violation). Throws
+// ProblemSyntaxError naming the fault: the field, too many or too few dimensions, a size or
+// batch too large with the limit.
 Problem parse_problem(std::string_view text, Layout default_layout = Layout::NN);
 
 // `text` as dimension `name` ("M", "N" or "K"): a decimal integer in 1..kMaxDimension. Throws
 // std::invalid_argument such as "K must be a positive integer, got '-3'".
 int parse_dimension(std::string_view text, std::string_view name);
 
-// Why the problem cannot be tuned (a size out of 1..kMaxDimension, a matrix of kMaxMatrixElements
-// or more elements), or nullopt when it can.
+// `text` as a batch count: decimal digits in 1..kMaxBatch (without the 'b' of the problem grammar).
+// Throws std::invalid_argument such as "batch must be a positive integer, got 'x'".
+int parse_batch(std::string_view text);
+
+// Why the problem cannot be tuned (a size out of 1..kMaxDimension, a batch out of 1..kMaxBatch, a
+// matrix of kMaxMatrixElements or more elements), or nullopt when it can.
 std::optional<std::string> problem_limit_violation(const Problem& problem);
 
-// Distance in log space: sqrt of the sum of squared log2 ratios of M, N and K, so that doubling one
-// size is distance 1 whatever the scale. Problems of different layouts are infinitely far apart:
+// Distance in log space: sqrt of the sum of squared log2 ratios of M, N, K and the batch, so that
+// doubling one size (or the batch) is distance 1 whatever the scale; a winner for the same batch
+// is then preferred to one for another batch of the same sizes. Problems of different layouts are infinitely far apart:
 // a winner for one layout says nothing about another (warm start and nearest-neighbour dispatch
 // both rely on this to never cross layouts).
 double log_distance(const Problem& a, const Problem& b);

@@ -90,6 +90,35 @@ gemmtune_status gemmtune_sgemm(const gemmtune_runtime* runtime, gemmtune_order o
                                      stream));
 }
 
+gemmtune_status gemmtune_sgemm_strided_batched(const gemmtune_runtime* runtime, gemmtune_order order,
+                                               gemmtune_transpose trans_a, gemmtune_transpose trans_b, int M, int N,
+                                               int K, float alpha, const float* A, int64_t lda, int64_t stride_a,
+                                               const float* B, int64_t ldb, int64_t stride_b, float beta, float* C,
+                                               int64_t ldc, int64_t stride_c, int batch, gemmtune_stream stream) {
+  if (runtime == nullptr) return to_c(gemmtune::dispatch::fail(Status::NotInitialized, kNullRuntime));
+  gemmtune::SgemmCall call = make_call(order, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  call.batch = batch;
+  call.stride_a = stride_a;
+  call.stride_b = stride_b;
+  call.stride_c = stride_c;
+  return to_c(runtime->runtime.sgemm(call, stream));
+}
+
+gemmtune_status gemmtune_sgemm_batched(const gemmtune_runtime* runtime, gemmtune_order order,
+                                       gemmtune_transpose trans_a, gemmtune_transpose trans_b, int M, int N, int K,
+                                       float alpha, const float* const* A_array, int64_t lda,
+                                       const float* const* B_array, int64_t ldb, float beta, float* const* C_array,
+                                       int64_t ldc, int batch, gemmtune_stream stream) {
+  if (runtime == nullptr) return to_c(gemmtune::dispatch::fail(Status::NotInitialized, kNullRuntime));
+  gemmtune::SgemmCall call = make_call(order, trans_a, trans_b, M, N, K, alpha, nullptr, lda, nullptr, ldb, beta,
+                                       nullptr, ldc);
+  call.batch = batch;
+  call.A_array = A_array;
+  call.B_array = B_array;
+  call.C_array = C_array;
+  return to_c(runtime->runtime.sgemm(call, stream));
+}
+
 gemmtune_status gemmtune_plan(const gemmtune_runtime* runtime, gemmtune_order order, gemmtune_transpose trans_a,
                               gemmtune_transpose trans_b, int M, int N, int K, const float* A, int64_t lda,
                               const float* B, int64_t ldb, const float* C, int64_t ldc, char* text,

@@ -54,7 +54,8 @@ KernelManifest parse(const json& root) {
   for (const json& entry : root.at("problems")) {
     ManifestProblem problem;
     problem.problem = {entry.at("layout").get<std::string>(), entry.at("m").get<std::int64_t>(),
-                       entry.at("n").get<std::int64_t>(), entry.at("k").get<std::int64_t>()};
+                       entry.at("n").get<std::int64_t>(), entry.at("k").get<std::int64_t>(),
+                       entry.value("batch", std::int64_t{1})};  // manifests written before batches have none
     cache::Winner& winner = problem.winner;
     winner.kernel_name = entry.at("kernel").get<std::string>();
     winner.median_ms = entry.at("ms").get<double>();
@@ -98,6 +99,7 @@ std::string manifest_json(const KernelManifest& manifest) {
                         {"m", entry.problem.m},
                         {"n", entry.problem.n},
                         {"k", entry.problem.k},
+                        {"batch", entry.problem.batch},
                         {"kernel", winner.kernel_name},
                         {"ms", winner.median_ms},
                         {"tflops", winner.tflops},

@@ -22,7 +22,8 @@ std::optional<std::string> invalid_argument(const SgemmCall& call);
 // The row-major problem of a (valid) call. Row-major C = op(A) op(B) is itself, with 't' for a
 // transposed operand. Column-major C = op(A) op(B) is, read row-major, C^T = op(B)^T op(A)^T:
 // a column-major matrix read row-major is its transpose, so the operands swap (A <-> B,
-// lda <-> ldb, M <-> N) and each keeps its own transpose letter.
+// lda <-> ldb, M <-> N) and each keeps its own transpose letter; so do a batch's strides and
+// pointer arrays.
 RowMajorCall to_row_major(const SgemmCall& call);
 
 // The layout letters of a call: "nn", "nt", "tn", "tt" after the mapping above.

@@ -59,6 +59,31 @@ Status Runtime::sgemm(Order order, Transpose trans_a, Transpose trans_b, int M, 
   return sgemm(SgemmCall{order, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc}, stream);
 }
 
+Status Runtime::sgemm_strided_batched(Order order, Transpose trans_a, Transpose trans_b, int M, int N, int K,
+                                      float alpha, const float* A, std::int64_t lda, std::int64_t stride_a,
+                                      const float* B, std::int64_t ldb, std::int64_t stride_b, float beta, float* C,
+                                      std::int64_t ldc, std::int64_t stride_c, int batch,
+                                      cudaStream_t stream) const noexcept {
+  SgemmCall call{order, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc};
+  call.batch = batch;
+  call.stride_a = stride_a;
+  call.stride_b = stride_b;
+  call.stride_c = stride_c;
+  return sgemm(call, stream);
+}
+
+Status Runtime::sgemm_batched(Order order, Transpose trans_a, Transpose trans_b, int M, int N, int K, float alpha,
+                              const float* const* A_array, std::int64_t lda, const float* const* B_array,
+                              std::int64_t ldb, float beta, float* const* C_array, std::int64_t ldc, int batch,
+                              cudaStream_t stream) const noexcept {
+  SgemmCall call{order, trans_a, trans_b, M, N, K, alpha, nullptr, lda, nullptr, ldb, beta, nullptr, ldc};
+  call.batch = batch;
+  call.A_array = A_array;
+  call.B_array = B_array;
+  call.C_array = C_array;
+  return sgemm(call, stream);
+}
+
 Status Runtime::sgemm(const SgemmCall& call, cudaStream_t stream) const noexcept {
   if (!impl_) return dispatch::fail(Status::NotInitialized, kNotOpen);
   try {

@@ -20,11 +20,12 @@ thread_local LastRoute t_last_route;
 
 std::atomic<std::uint64_t> g_next_serial{1};
 
+// cuBLAS takes 32-bit leading dimensions (and 64-bit strides).
 bool lds_fit_int(const GemmParams& p) { return p.lda <= INT_MAX && p.ldb <= INT_MAX && p.ldc <= INT_MAX; }
 
 RouteKey key_of(const RowMajorCall& call, Precision precision) {
   const GemmParams& p = call.params;
-  return {call.layout, p.M, p.N, p.K, call_alignment(p), lds_fit_int(p), precision};
+  return {call.layout, p.M, p.N, p.K, p.batch, p.A_array != nullptr, call_alignment(p), lds_fit_int(p), precision};
 }
 
 }  // namespace
@@ -36,7 +37,8 @@ std::size_t RouteKeyHash::operator()(const RouteKey& key) const noexcept {
   h = h * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(key.K) << 10 |
                                     static_cast<std::uint64_t>(key.precision) << 8 |
                                     static_cast<std::uint64_t>(key.layout) << 4 |
-                                    static_cast<std::uint64_t>(key.align) << 1 | (key.lds_fit_int ? 1u : 0u));
+                                    static_cast<std::uint64_t>(key.align) << 1 | (key.lds_fit_int ? 1u : 0u)) ^
+      static_cast<std::uint64_t>(key.batch) << 40 ^ (key.pointer_arrays ? 1ull << 63 : 0u);
   h ^= h >> 30;
   h *= 0xBF58476D1CE4E5B9ull;
   h ^= h >> 27;
@@ -119,7 +121,7 @@ const dispatch::Route& Runtime::Impl::route(const dispatch::RowMajorCall& call, 
   LaunchPlan plan{};
   if (choice.config) {
     kernel = &kernels_.get(*choice.config);
-    plan = kernel->plan(Problem{key.layout, key.M, key.N, key.K});
+    plan = kernel->plan(problem_of(call.params, key.layout));
   }
   const std::unique_lock lock(routes_mutex_);
   return routes_.emplace(key, dispatch::Route{std::move(choice.selection), kernel, plan}).first->second;

@@ -31,6 +31,8 @@ struct RouteKey {
   int M;
   int N;
   int K;
+  int batch;            // 1 for a plain call
+  bool pointer_arrays;  // a batch given as arrays of pointers (the kernel reads them), not strides
   int align;  // call_alignment: 1, 2 or 4
   bool lds_fit_int;
   Precision precision;  // the class the call accepts

@@ -18,7 +18,7 @@ namespace gemmtune::dispatch {
 namespace {
 
 ProblemShape shape_of(const Problem& problem) {
-  return {std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K};
+  return {std::string(layout_name(problem.layout)), problem.M, problem.N, problem.K, problem.batch};
 }
 
 // `config` at its own alignment or the widest narrower one its family takes, whichever first
@@ -137,7 +137,7 @@ std::vector<const KernelFamily*> default_families(Layout layout, const std::stri
 // cost model does not price the copies, so it would rank such a kernel too well.
 std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const DeviceTraits& device,
                                              const SelectionPolicy& policy, Notes& notes) {
-  const Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
+  const Problem problem = problem_of(call.params, call.layout);
   std::vector<KernelConfig> defaults;
   for (const KernelFamily* family : default_families(call.layout, "sm_" + std::to_string(device.arch))) {
     if (!admits(policy.precision, family->precision())) continue;
@@ -245,7 +245,7 @@ Choice rank_untuned(const std::vector<const TunedProblem*>& nearest, const std::
 
 Choice select_kernel(const TuningTable& table, const RowMajorCall& call, const DeviceTraits& device,
                      const SelectionPolicy& policy) {
-  const Problem problem{call.layout, call.params.M, call.params.N, call.params.K};
+  const Problem problem = problem_of(call.params, call.layout);
   Selection selection;
   selection.problem = shape_of(problem);
   selection.call_align = call_alignment(call.params);

@@ -32,7 +32,8 @@ const char* to_string(Reason reason) noexcept {
 }
 
 std::string to_string(const ProblemShape& shape) {
-  return shape.layout + ":" + std::to_string(shape.M) + "x" + std::to_string(shape.N) + "x" + std::to_string(shape.K);
+  return shape.layout + ":" + std::to_string(shape.M) + "x" + std::to_string(shape.N) + "x" + std::to_string(shape.K) +
+         (shape.batch == 1 ? std::string() : ":b" + std::to_string(shape.batch));
 }
 
 std::string describe(const Selection& selection) {

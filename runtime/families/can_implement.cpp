@@ -13,9 +13,17 @@ std::optional<std::string> can_implement(const KernelConfig& config, const GemmP
     return kernel_name(config) + ": needs pointers and leading dimensions aligned to " +
            std::to_string(config.align) + " floats; this call allows " + std::to_string(call_alignment(p));
   }
-  const LaunchShape shape = family.launch_shape(config, Problem{config.layout, p.M, p.N, p.K}, device);
+  const bool pointer_arrays = p.A_array != nullptr;
+  if (p.batch > 1 || pointer_arrays) {
+    if (auto reason = family.batch_refusal(config, pointer_arrays)) {
+      return kernel_name(config) + ": " + *reason + "; this call is " +
+             (pointer_arrays ? "pointer-array" : "strided") + " batched (batch " + std::to_string(p.batch) + ")";
+    }
+  }
+  const LaunchShape shape = family.launch_shape(config, problem_of(p, config.layout), device);
   if (shape.grid[1] > 65535 || shape.grid[2] > 65535) {
-    return kernel_name(config) + ": grid of " + std::to_string(shape.grid[1]) + " rows exceeds 65535";
+    return kernel_name(config) + ": grid of " + std::to_string(shape.grid[1]) + " x " + std::to_string(shape.grid[2]) +
+           " (y x z) exceeds 65535";
   }
   return std::nullopt;
 }

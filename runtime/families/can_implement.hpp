@@ -11,7 +11,8 @@
 namespace gemmtune {
 
 // Why `config` cannot run this call on `device` (family refuses the config, wrong layout,
-// alignment wider than the call allows, grid too large), or nullopt.
+// alignment wider than the call allows, a batched call the configuration does not serve, grid
+// too large), or nullopt.
 std::optional<std::string> can_implement(const KernelConfig& config, const GemmParams& params, const DeviceTraits& device);
 
 }  // namespace gemmtune

@@ -129,9 +129,10 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
   const double efficiency = std::min(analysis.tile.peak_factor, calibration(config, device) * analysis.efficiency);
   estimate.compute_ms = analysis.blocks_on_busiest_sm * block_flops / (sm_flops_per_ms * efficiency);
 
-  // Memory: every block reads its A and B panels through L2; C is written once.
-  const double tile_traffic = analysis.blocks * 4.0 * (tile.bm + tile.bn) * k_padded + 4.0 * problem.M * problem.N;
-  const double operand_bytes = problem.min_bytes() - 4.0 * problem.M * problem.N;
+  // Memory: every block reads its A and B panels through L2; C (every batch entry's) is written once.
+  const double c_bytes = 4.0 * problem.M * problem.N * problem.batch;
+  const double tile_traffic = analysis.blocks * 4.0 * (tile.bm + tile.bn) * k_padded + c_bytes;
+  const double operand_bytes = problem.min_bytes() - c_bytes;
   const double l2_miss = operand_bytes <= device.l2_bytes ? 0.0 : 1.0 - device.l2_bytes / operand_bytes;
   const double dram_bytes = problem.min_bytes() + std::max(0.0, tile_traffic - problem.min_bytes()) * l2_miss;
   estimate.memory_ms = std::max(dram_bytes / (device.dram_bandwidth_gbs * 1e6),

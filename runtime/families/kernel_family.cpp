@@ -56,4 +56,8 @@ std::string KernelFamily::instantiation(const KernelConfig& config) const {
   return text;
 }
 
+std::optional<std::string> KernelFamily::batch_refusal(const KernelConfig& /*config*/, bool /*pointer_arrays*/) const {
+  return std::string(name()) + " serves plain (unbatched) calls only";
+}
+
 }  // namespace gemmtune

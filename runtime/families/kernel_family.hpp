@@ -130,10 +130,17 @@ class KernelFamily {
   // family's rules (check_params), the same list the template's static_asserts expand.
   std::optional<std::string> check(const KernelConfig& config) const;
 
+  // Why this configuration cannot serve a batched call (p.batch > 1, or `pointer_arrays`: A, B and
+  // C given as arrays of pointers), or nullopt when it can: its kernel then takes its entry with
+  // batch_entry() (common.cuh) from the grid dimension launch_shape() gives the batch. The
+  // default: the family serves plain calls only, and can_implement refuses it the others.
+  virtual std::optional<std::string> batch_refusal(const KernelConfig& config, bool pointer_arrays) const;
+
   // --- Launch (on a configuration check() accepts)
   // Dynamic shared memory a block takes, whatever the problem.
   virtual std::size_t dynamic_smem_bytes(const KernelConfig& /*config*/) const { return 0; }
-  // Grid, block and dynamic shared memory for `problem` on `device`.
+  // Grid, block and dynamic shared memory for `problem` (its batch included, where
+  // batch_refusal() admits one) on `device`.
   virtual LaunchShape launch_shape(const KernelConfig& config, const Problem& problem, const DeviceTraits& device) const = 0;
   // Scratch the kernel needs in GemmParams::workspace, in floats (split-K partial sums and
   // per-tile arrival counters). The caller zero-fills it once when it allocates it; kernels

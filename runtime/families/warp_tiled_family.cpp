@@ -1,5 +1,7 @@
 #include "warp_tiled_family.hpp"
 
+#include <string>
+
 #include "splitk_workspace.h"
 
 namespace gemmtune {
@@ -8,8 +10,16 @@ long long WarpTiledFamily::output_tiles(const KernelConfig& c, const Problem& pr
   return static_cast<long long>(ceil_div(problem.N, c.get("BN"))) * ceil_div(problem.M, c.get("BM"));
 }
 
+std::optional<std::string> WarpTiledFamily::batch_refusal(const KernelConfig& c, bool /*pointer_arrays*/) const {
+  if (c.get("SPLITK") == 1) return std::nullopt;
+  return std::string(name()) + " with SPLITK " + std::to_string(c.get("SPLITK")) +
+         " serves plain calls only (its grid z holds the K slices a batch would need)";
+}
+
 LaunchShape WarpTiledFamily::launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const {
-  return {{ceil_div(problem.N, c.get("BN")), ceil_div(problem.M, c.get("BM")), static_cast<unsigned>(c.get("SPLITK"))},
+  const int splitk = c.get("SPLITK");
+  const unsigned z = static_cast<unsigned>(splitk > 1 ? splitk : problem.batch);
+  return {{ceil_div(problem.N, c.get("BN")), ceil_div(problem.M, c.get("BM")), z},
           {static_cast<unsigned>(threads(c)), 1, 1},
           dynamic_smem_bytes(c)};
 }

@@ -40,7 +40,7 @@ LaunchPlan LoadedKernel::plan(const Problem& problem) const {
 void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
   if (auto reason = validate_call(params, config_.layout)) throw Error(*reason);
   if (auto reason = can_implement(config_, params, device_)) throw Error(*reason);
-  const LaunchPlan call_plan = plan(Problem{config_.layout, params.M, params.N, params.K});
+  const LaunchPlan call_plan = plan(problem_of(params, config_.layout));
   const std::size_t workspace = call_plan.workspace_floats;
   if (workspace > 0 && (params.workspace == nullptr || params.workspace_floats < static_cast<long long>(workspace))) {
     throw Error(name_ + ": needs a zero-filled workspace of " + std::to_string(workspace) + " floats for " +

@@ -1,9 +1,11 @@
 #include "workspace.hpp"
 
+#include "gemm_call.hpp"
+
 namespace gemmtune {
 
 void Workspace::attach(const LoadedKernel& kernel, GemmParams& params, cudaStream_t stream) {
-  const std::size_t needed = kernel.plan(Problem{kernel.config().layout, params.M, params.N, params.K}).workspace_floats;
+  const std::size_t needed = kernel.plan(problem_of(params, kernel.config().layout)).workspace_floats;
   if (needed == 0) {
     params.workspace = nullptr;
     params.workspace_floats = 0;

@@ -138,4 +138,38 @@ INSERT INTO binaries (kernel_name, source_hash, compile_options, arch, nvrtc_ver
 )sql");
 }
 
+// Version 3: a database as the code of schema version 3 wrote it, before batched problems. On the
+// H200, problem ids 4 and 9 (not 1, 2: ids must survive the table rebuild, gaps too):
+// - nn:256x256x256 (id 4) won by reg2d (1.0 ms) in the strict and fp32 classes, wgmma's wrong
+//   result measured too;
+// - tn:128x64x32 (id 9) with one ok reg2d measurement (0.25 ms) and no winner;
+// and one compile outcome.
+inline const Problem kV3Won{"nn", 256, 256, 256};
+inline const Problem kV3Measured{"tn", 128, 64, 32};
+inline void write_version3(const std::string& path) {
+  const Connection connection(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  apply_migrations(connection, schema_migrations().first(3));
+  connection.exec(R"sql(
+INSERT INTO gpus (id, name, cc_major, cc_minor, sm_count, driver_version, cuda_runtime_version, nvrtc_version)
+  VALUES (1, 'NVIDIA H200', 9, 0, 132, '570.86', '13.0', '13.0');
+INSERT INTO problems (id, layout, m, n, k) VALUES (4, 'nn', 256, 256, 256), (9, 'tn', 128, 64, 32);
+INSERT INTO configs (id, kernel_name, family, params_json, precision) VALUES
+  (1, 'gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'reg2d', '{"BM":64}', 'strict'),
+  (2, 'gemmtune_sgemm_wgmma_nn_bm128_bn128_bk32_stages4_splitk1_align4', 'wgmma', '{"BM":128}', 'fp32');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,
+                          repetitions, max_rel_error, fp64_error, measured_at, tuner_run) VALUES
+  (1, 1, 4, 1, 'ok', 1.0, 1.0, 1.0, 1.0, 1.0, 10, 1e-7, 2e-7, '2026-01-01T00:00:01.000Z', 'v3'),
+  (2, 1, 9, 1, 'ok', 0.25, 0.25, 0.25, 0.25, 0.25, 10, 1e-7, 2e-7, '2026-01-01T00:00:02.000Z', 'v3');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, error_text, measured_at, tuner_run)
+  VALUES (3, 1, 4, 2, 'wrong_result', 'error 1e-2', '2026-01-01T00:00:03.000Z', 'v3');
+INSERT INTO winners (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms, cublas_tflops,
+                     fp64_error, measured_at)
+  VALUES (1, 4, 'strict', 1, 1.0, 0.0336, 1.5, 0.0224, 2e-7, '2026-01-01T00:00:01.000Z'),
+         (1, 4, 'fp32', 1, 1.0, 0.0336, 1.5, 0.0224, 2e-7, '2026-01-01T00:00:01.000Z');
+INSERT INTO compile_outcomes (kernel_name, source_hash, compile_options, arch, nvrtc_version, compiled, compiled_at)
+  VALUES ('gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'h', '', 'sm_90', '13.0', 1,
+          '2026-01-01T00:00:00.000Z');
+)sql");
+}
+
 }  // namespace gemmtune::cache::test

@@ -95,7 +95,7 @@ add_tunedb_test(show_too_many_dimensions 2 "too many dimensions \\(4; MxNxK has 
 add_tunedb_test(show_too_large 2 "M = 99999999999999999999 is above the maximum 1048576"
   ARGS show nn:99999999999999999999x1x1 --db ${dbs}/a.db)
 add_tunedb_test(export_csv 0
-  "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,strict,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
+  "^gpu,cc_major,.*NVIDIA H200,9,0,132,nn,512,512,512,1,gemmtune_sgemm_reg2d_nn_bm128[^,]*,reg2d,strict,\"{\"\"BM\"\":128,.*,ok,1,1,1,1,1,0.268435456,1,10,"
   ARGS export --format csv --db ${dbs}/a.db)
 add_tunedb_test(export_json 0
   "\"gpu\": {.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128.*\"params\": {.*\"BM\": 128"
@@ -104,7 +104,7 @@ add_tunedb_test(export_bad_format 2 "xml not in" ARGS export --format xml --db $
 # Machine-readable listings: one CSV row a (GPU, problem, class) with plain numbers; JSON with the GPUs,
 # problems and cubins.
 add_tunedb_test(list_csv 0
-  "^gpu,cc_major,cc_minor,sm_count,layout,m,n,k,measured,ok,failed,precision,winner,winner_precision,ms,tflops,fp64_error,cublas_ms,speedup\nNVIDIA H200,9,0,132,nn,512,512,512,2,1,1,fp32,gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1,strict,1,0.268435456,,1.2,1.2\n$"
+  "^gpu,cc_major,cc_minor,sm_count,layout,m,n,k,batch,measured,ok,failed,precision,winner,winner_precision,ms,tflops,fp64_error,cublas_ms,speedup\nNVIDIA H200,9,0,132,nn,512,512,512,1,2,1,1,fp32,gemmtune_sgemm_reg2d_nn_bm128_bn128_bk8_tm8_tn8_align1,strict,1,0.268435456,,1.2,1.2\n$"
   ARGS list --format csv --db ${dbs}/a.db)
 add_tunedb_test(list_json 0
   "^{\n  \"gpus\": ..*\"driver_version\": \"570.86\".*\"problems\": ..*\"m\": 512.*\"measured\": 2,.*\"kernel_name\": \"gemmtune_sgemm_reg2d_nn_bm128[^\"]*\",.*\"speedup\": 1.2,.*\"binaries\": ..*\"arch\": \"sm_90\",.*\"count\": 1"
@@ -113,7 +113,7 @@ add_tunedb_test(list_bad_format 2 "--format: xml not in" ARGS list --format xml 
 # export's filters. In the merged database the winner of nn:512x512x512 is the later-measured
 # bm64 (rank 2), not the fastest row: --winners-only follows the winners table.
 add_tunedb_test(export_winners_only 0
-  "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,512,512,512,gemmtune_sgemm_reg2d_nn_bm64[^\n]*,ok,1.1,[^\n]*,2,10,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,gemmtune_sgemm_reg2d_nn_bm64[^\n]*\n$"
+  "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,512,512,512,1,gemmtune_sgemm_reg2d_nn_bm64[^\n]*,ok,1.1,[^\n]*,2,10,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,1,gemmtune_sgemm_reg2d_nn_bm64[^\n]*\n$"
   NOT_OUTPUT "bm128|resource_limit"
   ARGS export --format csv --winners-only --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
 add_tunedb_test(export_one_problem 0 "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,[^\n]*\n$"

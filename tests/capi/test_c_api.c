@@ -77,6 +77,15 @@ static void cpu_checks(void) {
   CHECK(gemmtune_sgemm(NULL, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, 2, 2, 2, 1.0f, dummy, 2, dummy,
                        2, 0.0f, dummy, 2, NULL) == GEMMTUNE_STATUS_NOT_INITIALIZED);
   CHECK(contains(gemmtune_last_error(), "the runtime is NULL"));
+  CHECK(gemmtune_sgemm_strided_batched(NULL, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, 2, 2, 2, 1.0f,
+                                       dummy, 2, 0, dummy, 2, 0, 0.0f, dummy, 2, 4, 1, NULL) ==
+        GEMMTUNE_STATUS_NOT_INITIALIZED);
+  CHECK(contains(gemmtune_last_error(), "the runtime is NULL"));
+  const float* const arrays[1] = {dummy};
+  float* const outputs[1] = {dummy};
+  CHECK(gemmtune_sgemm_batched(NULL, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, 2, 2, 2, 1.0f, arrays, 2,
+                               arrays, 2, 0.0f, outputs, 2, 1, NULL) == GEMMTUNE_STATUS_NOT_INITIALIZED);
+  CHECK(contains(gemmtune_last_error(), "the runtime is NULL"));
   char text[64];
   CHECK(gemmtune_plan(NULL, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, 2, 2, 2, dummy, 2, dummy, 2,
                       dummy, 2, text, sizeof text) == GEMMTUNE_STATUS_NOT_INITIALIZED);
@@ -172,6 +181,18 @@ static void gpu_checks(void) {
                        beta, c_ours, N, stream) == GEMMTUNE_STATUS_INVALID_VALUE);
   CHECK(gemmtune_sgemm(runtime, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, M, N, K, alpha, NULL, K, b,
                        N, beta, c_ours, N, stream) == GEMMTUNE_STATUS_INVALID_VALUE);
+  /* Batched calls' own errors: the batch, overlapping entries of C, pointer arrays missing. */
+  CHECK(gemmtune_sgemm_strided_batched(runtime, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, M, N, K,
+                                       alpha, a, K, 0, b, N, 0, beta, c_ours, N, M * N, 0, stream) ==
+        GEMMTUNE_STATUS_INVALID_VALUE);
+  CHECK(contains(gemmtune_last_error(), "batch 0 is outside 1..65535"));
+  CHECK(gemmtune_sgemm_strided_batched(runtime, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, M, N, K,
+                                       alpha, a, K, 0, b, N, 0, beta, c_ours, N, N, 2, stream) ==
+        GEMMTUNE_STATUS_INVALID_VALUE);
+  CHECK(contains(gemmtune_last_error(), "stride_c 70 is below 7000, one entry of C: the entries would overlap"));
+  CHECK(gemmtune_sgemm_batched(runtime, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, M, N, K, alpha,
+                               NULL, K, NULL, N, beta, NULL, N, 2, stream) == GEMMTUNE_STATUS_INVALID_VALUE);
+  CHECK(contains(gemmtune_last_error(), "A is null"));
   char text[256];
   CHECK(gemmtune_plan(runtime, GEMMTUNE_ROW_MAJOR, GEMMTUNE_NO_TRANS, GEMMTUNE_NO_TRANS, M, N, K, a, K, b, N, c_ours,
                       N, text, sizeof text) == GEMMTUNE_STATUS_SUCCESS);

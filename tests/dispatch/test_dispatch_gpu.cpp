@@ -484,4 +484,58 @@ TEST_CASE("dispatch: a strict call runs an FFMA kernel where only tensor-core wi
   CHECK(tf32_check.relative_error > gemm.check_normwise(fp32_result, Precision::Strict).relative_error);
 }
 
+TEST_CASE("dispatch: strided batched calls, row- and column-major, run a batch-capable kernel that matches FP64 on "
+          "every entry", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  const Runtime untuned = open_or_fail("", {.device = 0, .allow_untuned = true, .prefer_cublas = false});
+  constexpr int M = 33, N = 65, K = 17, kBatch = 3;
+  std::vector<testing::HostProblem> entries;
+  for (int e = 0; e < kBatch; ++e) entries.push_back(testing::make_host_problem(M, N, K, 300 + e));
+  const float alpha = 0.7f;
+  for (Order order : {Order::RowMajor, Order::ColMajor}) {
+    // Row-major C = A B entry by entry; column-major, the same numbers as C^T = B^T A^T: the
+    // caller's column-major A is the row-major B^T, so the logical row-major operands swap.
+    const bool rows = order == Order::RowMajor;
+    const int call_m = rows ? M : N, call_n = rows ? N : M;
+    const long long stride_a = M * K + 3, stride_b = K * N + 3, stride_c = M * N + 3;  // gaps between entries
+    std::vector<float> a(stride_a * kBatch, std::nanf("")), b(stride_b * kBatch, std::nanf("")),
+        c(stride_c * kBatch, std::nanf(""));  // beta 0: C is poisoned, and only written
+    for (int e = 0; e < kBatch; ++e) {
+      std::copy(entries[e].a.begin(), entries[e].a.end(), a.begin() + e * stride_a);
+      std::copy(entries[e].b.begin(), entries[e].b.end(), b.begin() + e * stride_b);
+    }
+    DeviceBuffer<float> a_dev(a.size()), b_dev(b.size()), c_dev(c.size());
+    a_dev.upload(a);
+    b_dev.upload(b);
+    c_dev.upload(c);
+    // Row-major: A (M x K, lda K) and B (K x N, ldb N). Column-major C^T (N x M) = B^T A^T: the
+    // caller's A is our B read column-major (N x K, lda N), its B our A (K x M, ldb K).
+    const Status status =
+        rows ? untuned.sgemm_strided_batched(order, Transpose::No, Transpose::No, call_m, call_n, K, alpha, a_dev.data(),
+                                             K, stride_a, b_dev.data(), N, stride_b, 0.0f, c_dev.data(), N, stride_c,
+                                             kBatch)
+             : untuned.sgemm_strided_batched(order, Transpose::No, Transpose::No, call_m, call_n, K, alpha, b_dev.data(),
+                                             N, stride_b, a_dev.data(), K, stride_a, 0.0f, c_dev.data(), N, stride_c,
+                                             kBatch);
+    REQUIRE(status == Status::Success);
+    GT_CUDA(cudaDeviceSynchronize());
+    const std::optional<Selection> selection = untuned.last_selection();
+    REQUIRE(selection);
+    INFO(describe(*selection));
+    CHECK(selection->problem.batch == kBatch);
+    const KernelConfig chosen = parse_kernel_name(selection->kernel);
+    const KernelFamily& family = find_family(chosen.family);
+    CHECK_FALSE(family.batch_refusal(chosen, false));
+    const std::vector<float> result = c_dev.download();
+    for (int e = 0; e < kBatch; ++e) {
+      INFO((rows ? "row-major" : "column-major") << " entry " << e);
+      const std::vector<float> entry(result.begin() + e * stride_c, result.begin() + e * stride_c + M * N);
+      CHECK(testing::check_result(entries[e], alpha, 0.0f, entry, N, 0, 0.0f, family.product_error_units()) == "");
+    }
+    // The gaps between entries of C stay as they were.
+    for (int e = 0; e + 1 < kBatch; ++e) CHECK(std::isnan(result[e * stride_c + M * N]));
+  }
+}
+
 }  // namespace gemmtune::dispatch

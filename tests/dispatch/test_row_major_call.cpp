@@ -178,6 +178,79 @@ TEST_CASE("dispatch: null pointers, sizes below 1 and unknown enumerators are in
   CHECK_THAT(*invalid_argument(call), Catch::Contains("trans_b -1"));
 }
 
+TEST_CASE("dispatch: a batched call's batch, strides and pointer arrays are checked in the caller's terms",
+          "[dispatch]") {
+  SgemmCall valid = fake_call(kRow, kN, kN, 5, 7, 3, 3, 7, 9);
+  valid.batch = 4;
+  valid.stride_a = 15;
+  valid.stride_b = 0;   // one B for every entry
+  valid.stride_c = 43;  // (M - 1) * ldc + N = 4 * 9 + 7: entries just apart
+  REQUIRE_FALSE(invalid_argument(valid));
+  SgemmCall call = valid;
+  call.stride_c = 42;
+  CHECK(invalid_argument(call) == "stride_c 42 is below 43, one entry of C: the entries would overlap");
+  call.order = kCol;  // column-major C: (N - 1) * ldc + M = 6 * 9 + 5
+  call.lda = 5;
+  call.ldb = 3;
+  call.stride_c = 58;
+  CHECK(invalid_argument(call) == "stride_c 58 is below 59, one entry of C: the entries would overlap");
+  call = valid;
+  call.stride_a = -1;
+  CHECK(invalid_argument(call) == "stride_a -1 is negative");
+  for (int bad : {0, -3, 65536}) {
+    call = valid;
+    call.batch = bad;
+    CHECK(invalid_argument(call) == "batch " + std::to_string(bad) + " is outside 1..65535");
+  }
+  call = valid;
+  call.batch = 1;
+  call.stride_c = 0;  // a batch of 1 has no second entry
+  CHECK_FALSE(invalid_argument(call));
+
+  const float* entries[4] = {};
+  float* outputs[4] = {};
+  SgemmCall arrays = fake_call(kRow, kN, kN, 5, 7, 3, 3, 7, 7);
+  arrays.A = arrays.B = nullptr;
+  arrays.C = nullptr;
+  arrays.batch = 4;
+  arrays.A_array = entries;
+  arrays.B_array = entries;
+  arrays.C_array = outputs;
+  CHECK_FALSE(invalid_argument(arrays));
+  arrays.C_array = nullptr;
+  CHECK(invalid_argument(arrays) == "C_array is null");
+}
+
+TEST_CASE("dispatch: a column-major batch swaps A's and B's strides and arrays with the operands", "[dispatch]") {
+  SgemmCall call = fake_call(kCol, kT, kN, 5, 7, 3, 3, 3, 5);
+  call.batch = 3;
+  call.stride_a = 100;
+  call.stride_b = 200;
+  call.stride_c = 300;
+  const RowMajorCall row = to_row_major(call);
+  CHECK(row.params.batch == 3);
+  CHECK(row.params.A == call.B);
+  CHECK(row.params.stride_a == 200);
+  CHECK(row.params.stride_b == 100);
+  CHECK(row.params.stride_c == 300);
+  CHECK(describe_call(call) == "(col-major, A^T, B, M=5, N=7, K=3, batch=3)");
+  call.batch = 1;  // a batch of 1: its strides are not the kernels' business
+  CHECK(to_row_major(call).params.stride_c == 0);
+
+  const float* a_entries[3] = {};
+  const float* b_entries[3] = {};
+  float* c_entries[3] = {};
+  SgemmCall arrays = fake_call(kCol, kN, kN, 5, 7, 3, 5, 3, 5);
+  arrays.batch = 3;
+  arrays.A_array = a_entries;
+  arrays.B_array = b_entries;
+  arrays.C_array = c_entries;
+  const RowMajorCall mapped = to_row_major(arrays);
+  CHECK(mapped.params.A_array == b_entries);
+  CHECK(mapped.params.B_array == a_entries);
+  CHECK(mapped.params.C_array == c_entries);
+}
+
 TEST_CASE("dispatch: a call is described in the caller's terms", "[dispatch]") {
   CHECK(describe_call(fake_call(kCol, kT, kN, 5, 7, 3, 3, 3, 5)) == "(col-major, A^T, B, M=5, N=7, K=3)");
   CHECK(describe_call(fake_call(kRow, kN, kT, 1, 2, 3, 3, 3, 2)) == "(row-major, A, B^T, M=1, N=2, K=3)");

@@ -68,8 +68,9 @@ class ReadingArrays(unittest.TestCase):
     def test_refusals_name_the_argument(self):
         with self.assertRaisesRegex(TypeError, "^b: the array must hold float32, it holds '<f8'"):
             _arrays.matrix("b", FakeCudaArray((3, 5), typestr="<f8"))
-        with self.assertRaisesRegex(ValueError, "^a: a matrix has 2 dimensions, this array has 3"):
-            _arrays.matrix("a", FakeCudaArray((3, 5, 2)))
+        with self.assertRaisesRegex(ValueError, "^a: a matrix has 2 dimensions \\(3 for a batch of matrices\\), "
+                                                "this array has 4"):
+            _arrays.matrix("a", FakeCudaArray((3, 5, 2, 2)))
         with self.assertRaisesRegex(TypeError, "^a: builtins.list is not a CUDA array"):
             _arrays.matrix("a", [[1.0]])
         with self.assertRaisesRegex(ValueError, "not whole float32 elements"):
@@ -113,6 +114,45 @@ class ReadingArrays(unittest.TestCase):
             _call.read_operands(a, b, None, True, False)
         with self.assertRaisesRegex(ValueError, "^out is 3 x 3, a @ b.T is 3 x 6"):
             _call.read_operands(a, FakeCudaArray((6, 4)), FakeCudaArray((3, 3)), False, True)
+
+
+class Batches(unittest.TestCase):
+    def test_a_3d_array_is_a_batch_of_matrices(self):
+        m = _arrays.matrix("a", FakeCudaArray((4, 3, 5), pointer=4096))
+        self.assertEqual(m, _arrays.Matrix(4096, 3, 5, 5, 1, None, True, 4, 15))
+        padded = _arrays.matrix("a", FakeCudaArray((4, 3, 5), strides=(4 * 20, 4, 4 * 3)))  # column-stored entries
+        self.assertEqual((padded.batch, padded.batch_stride, padded.row_stride, padded.col_stride), (4, 20, 1, 3))
+        self.assertFalse(_arrays.matrix("a", FakeCudaArray((3, 5))).batched)
+
+    def test_a_batched_call_maps_its_strides_as_it_maps_its_operands(self):
+        a, b = FakeCudaArray((6, 3, 4)), FakeCudaArray((6, 4, 5))
+        out = FakeCudaArray((6, 3, 5), strides=(4 * 16, 4 * 5, 4))  # one float of padding between entries
+        operands = _call.read_operands(a, b, out, False, False)
+        self.assertEqual((operands.batch, operands.M, operands.N, operands.K), (6, 3, 5, 4))
+        call = _call.row_major_call(operands, operands.c, False, False)
+        self.assertEqual((call.batch, call.stride_a, call.stride_b, call.stride_c), (6, 12, 20, 16))
+        # out stored by columns: C^T = B^T A^T, so A's and B's strides swap with the operands.
+        out_t = FakeCudaArray((6, 3, 5), strides=(4 * 15, 4, 4 * 3))
+        swapped = _call.row_major_call(_call.read_operands(a, b, out_t, False, False), _arrays.matrix("out", out_t),
+                                       False, False)
+        self.assertEqual((swapped.M, swapped.N, swapped.stride_a, swapped.stride_b, swapped.stride_c), (5, 3, 20, 12, 15))
+        # One b for every entry (torch's expand): stride 0.
+        shared_b = FakeCudaArray((6, 4, 5), strides=(0, 4 * 5, 4))
+        self.assertEqual(_call.row_major_call(_call.read_operands(a, shared_b, out, False, False), operands.c,
+                                              False, False).stride_b, 0)
+        self.assertIsNone(_call.read_operands(FakeCudaArray((3, 4)), FakeCudaArray((4, 5)), None, False, False).batch)
+
+    def test_batches_that_cannot_be_one_call_are_refused(self):
+        with self.assertRaisesRegex(ValueError, "takes 3-D arrays \\(batch, rows, cols\\) for every operand: a 3-D, b 2-D"):
+            _call.read_operands(FakeCudaArray((2, 3, 4)), FakeCudaArray((4, 5)), None, False, False)
+        with self.assertRaisesRegex(ValueError, "^the batch counts differ: a 2, b 3"):
+            _call.read_operands(FakeCudaArray((2, 3, 4)), FakeCudaArray((3, 4, 5)), None, False, False)
+        with self.assertRaisesRegex(ValueError, "^b: batch stride -20 elements is negative"):
+            _call.read_operands(FakeCudaArray((2, 3, 4)), FakeCudaArray((2, 4, 5), strides=(-80, 20, 4)), None,
+                                False, False)
+        with self.assertRaisesRegex(ValueError, "^out: batch stride 0: every entry would write the same matrix"):
+            _call.read_operands(FakeCudaArray((2, 3, 4)), FakeCudaArray((2, 4, 5)),
+                                FakeCudaArray((2, 3, 5), strides=(0, 20, 4)), False, False)
 
 
 class Memory:

@@ -1,6 +1,7 @@
 """[gpu] The Python package on PyTorch tensors (and CuPy arrays where CuPy is installed): results
 against torch.matmul in FP64, every transpose, padded and transposed views, column-stored
-outputs, alpha and beta, refused layouts, DLPack, and the caller's current stream respected.
+outputs, alpha and beta, refused layouts, DLPack, the caller's current stream respected, and 3-D
+(batched) tensors against torch.bmm in FP64.
 Prints "SKIPPED: ..." and exits 0 without torch or a GPU.
 
 GEMMTUNE_TEST_DB=tuned.db runs it on a tuned database (default: no database, default kernels)."""
@@ -60,6 +61,39 @@ class TorchResults(unittest.TestCase):
                         self.assertEqual(tuple(c.shape), (M, N))
                         self.assertEqual(c.dtype, torch.float32)
                         self.check(c, reference(a, b, trans_a, trans_b), K)
+
+    def test_batches_against_bmm_in_fp64(self):
+        for batch, M, N, K in ((3, 33, 65, 17), (8, 128, 128, 128), (2, 1, 7, 300)):
+            for trans_a in (False, True):
+                for trans_b in (False, True):
+                    with self.subTest(batch=batch, M=M, N=N, K=K, trans_a=trans_a, trans_b=trans_b):
+                        a = torch.randn((batch, K, M) if trans_a else (batch, M, K), device=DEVICE)
+                        b = torch.randn((batch, N, K) if trans_b else (batch, K, N), device=DEVICE)
+                        c = self.rt.sgemm(a, b, trans_a=trans_a, trans_b=trans_b)
+                        torch.cuda.synchronize()
+                        self.assertEqual(tuple(c.shape), (batch, M, N))
+                        a64 = a.double().transpose(1, 2) if trans_a else a.double()
+                        b64 = b.double().transpose(1, 2) if trans_b else b.double()
+                        self.check(c, torch.bmm(a64, b64), K)
+
+    def test_batched_views_shared_operands_and_refusals(self):
+        a = torch.randn(4, 40, 24, device=DEVICE)
+        padded_b = torch.randn(4, 24, 60, device=DEVICE)[:, :, :50]  # padded rows
+        column_out = torch.empty(4, 50, 40, device=DEVICE).transpose(1, 2)  # entries stored by columns
+        before = torch.randn(4, 40, 50, device=DEVICE)
+        column_out.copy_(before)
+        self.rt.sgemm(a, padded_b, out=column_out, alpha=0.5, beta=-1.0)
+        torch.cuda.synchronize()
+        self.check(column_out, 0.5 * torch.bmm(a.double(), padded_b.double()) - before.double(), 24)
+        shared_b = torch.randn(24, 50, device=DEVICE).expand(4, 24, 50)  # one b for every entry: stride 0
+        c = self.rt.sgemm(a, shared_b)
+        torch.cuda.synchronize()
+        self.check(c, torch.bmm(a.double(), shared_b.double()), 24)
+        with self.assertRaises(gemmtune.Error) as raised:  # entries of out that overlap
+            self.rt.sgemm(a, shared_b, out=torch.empty(3000, device=DEVICE).as_strided((4, 40, 50), (10, 50, 1)))
+        self.assertIn("stride_c", raised.exception.message)
+        with self.assertRaisesRegex(ValueError, "for every operand"):
+            self.rt.sgemm(a, shared_b[0])
 
     def test_alpha_beta_and_out(self):
         a = torch.randn(64, 48, device=DEVICE)

@@ -55,6 +55,77 @@ TEST_CASE("a configuration wider than the call's alignment cannot implement it",
   CHECK_FALSE(can_implement(wide, call(8, 8, 8, 8, 8, 8), h200));
 }
 
+GemmParams strided(int batch, long long stride_a, long long stride_b, long long stride_c) {
+  GemmParams p = call(16, 16, 16, 16, 16, 16);
+  p.batch = batch;
+  p.stride_a = stride_a;
+  p.stride_b = stride_b;
+  p.stride_c = stride_c;
+  return p;
+}
+
+std::string refusal(const std::optional<std::string>& reason) { return reason.value_or(""); }
+
+TEST_CASE("batched calls are validated: the batch, the strides and the pointer arrays", "[call]") {
+  CHECK_FALSE(validate_call(strided(3, 256, 256, 256), Layout::NN));
+  CHECK_FALSE(validate_call(strided(3, 0, 0, 256), Layout::NN));  // one A and one B for every entry
+  CHECK_FALSE(validate_call(strided(1, -5, 0, 0), Layout::NN));   // a batch of 1 ignores its strides
+  CHECK(refusal(validate_call(strided(0, 256, 256, 256), Layout::NN)).find("batch 0 is outside 1..65535") !=
+        std::string::npos);
+  CHECK(refusal(validate_call(strided(65536, 256, 256, 256), Layout::NN)).find("outside 1..65535") != std::string::npos);
+  CHECK(refusal(validate_call(strided(3, -256, 256, 256), Layout::NN)).find("must not be negative") != std::string::npos);
+  // (M - 1) * ldc + N = 15 * 16 + 16 = 256: one float less and entries of C overlap.
+  CHECK(refusal(validate_call(strided(3, 256, 256, 255), Layout::NN))
+            .find("stride_c 255 is below 256 ((M - 1) * ldc + N): the batch's entries of C would overlap") !=
+        std::string::npos);
+  CHECK(refusal(validate_call(strided(3, 256, 256, 0), Layout::NN)).find("nn 16x16x16 batch 3: stride_c 0") !=
+        std::string::npos);
+
+  const float* entries[3] = {};
+  float* outputs[3] = {};
+  GemmParams arrays = call(16, 16, 16, 16, 16, 16);
+  arrays.batch = 3;
+  arrays.A = arrays.B = nullptr;
+  arrays.C = nullptr;
+  arrays.A_array = entries;
+  arrays.B_array = entries;
+  arrays.C_array = outputs;
+  CHECK_FALSE(validate_call(arrays, Layout::NN));
+  CHECK(call_alignment(arrays) == 1);
+  arrays.B_array = nullptr;
+  CHECK(refusal(validate_call(arrays, Layout::NN)).find("all three or none") != std::string::npos);
+}
+
+TEST_CASE("a batched call's alignment counts its strides", "[call]") {
+  CHECK(call_alignment(strided(3, 256, 256, 256)) == 4);
+  CHECK(call_alignment(strided(3, 258, 256, 256)) == 2);
+  CHECK(call_alignment(strided(3, 256, 256, 257)) == 1);
+  CHECK(call_alignment(strided(1, 257, 257, 257)) == 4);  // a batch of 1 has no second entry
+}
+
+TEST_CASE("families that serve no batched call refuse one, and split-K warp-tiled ones too", "[call]") {
+  const DeviceTraits h200{132, 90};
+  const GemmParams batched = strided(3, 256, 256, 256);
+  for (const char* plain_only : {"naive", "reg2d", "vectorized", "skinny", "tmawgmma"}) {
+    INFO(plain_only);
+    const KernelFamily& family = find_family(plain_only);
+    const KernelConfig config = family.default_config(Layout::NN, family.alignments().front());
+    CHECK(refusal(can_implement(config, batched, h200)).find("serves plain (unbatched) calls only") != std::string::npos);
+    CHECK_FALSE(can_implement(config, call(16, 16, 16, 16, 16, 16), h200));
+  }
+  for (const char* batch_capable : {"warptile", "wgmma", "tf32x3"}) {
+    INFO(batch_capable);
+    const KernelFamily& family = find_family(batch_capable);
+    KernelConfig config = family.default_config(Layout::NN, family.alignments().front());
+    config.set("SPLITK", 1);
+    CHECK_FALSE(can_implement(config, batched, h200));
+    CHECK(family.launch_shape(config, Problem{Layout::NN, 16, 16, 16, 3}, h200).grid[2] == 3);
+    config.set("SPLITK", 4);
+    CHECK(refusal(can_implement(config, batched, h200)).find("with SPLITK 4 serves plain calls only") != std::string::npos);
+    CHECK(family.launch_shape(config, Problem{Layout::NN, 16, 16, 16, 1}, h200).grid[2] == 4);
+  }
+}
+
 TEST_CASE("result comparison catches wrong values, NaN and ignores padding", "[compare]") {
   const int M = 3, N = 4;
   const long long ldc = 6;
@@ -70,6 +141,26 @@ TEST_CASE("result comparison catches wrong values, NaN and ignores padding", "[c
   CHECK_FALSE(nan.passed);
   CHECK(nan.non_finite == 1);
   CHECK(nan.summary.find("NaN") != std::string::npos);
+}
+
+TEST_CASE("a batch of results is compared entry by entry, naming the entry that fails", "[compare]") {
+  const int M = 2, N = 3, batch = 3;
+  const long long ldc = 3, stride = 8;  // two floats of padding between entries
+  std::vector<double> ref(batch * stride, 2.0);
+  std::vector<float> got(batch * stride, 2.0f);
+  got[6] = got[7] = 1e9f;  // padding between entries 0 and 1: ignored
+  const Comparison exact = compare_outputs(got, ref, M, N, ldc, 1e-6, batch, stride);
+  CHECK(exact.passed);
+  CHECK(exact.summary.rfind("entry 0: ", 0) == 0);
+  got[2 * stride + 4] = 2.5f;  // entry 2, row 1, column 1
+  const Comparison wrong = compare_outputs(got, ref, M, N, ldc, 1e-6, batch, stride);
+  CHECK_FALSE(wrong.passed);
+  CHECK(wrong.summary.rfind("entry 2: ", 0) == 0);
+  CHECK(wrong.max_abs_error == Approx(0.5));
+  // One entry alone looks right: the error is not diluted by the batch.
+  CHECK(compare_outputs(got, ref, M, N, ldc, 1e-6, 2, stride).passed);
+  got[stride] = std::nanf("");
+  CHECK(compare_outputs(got, ref, M, N, ldc, 1e-6, batch, stride).summary.rfind("entry 1: 1 outputs NaN", 0) == 0);
 }
 
 TEST_CASE("result comparison against an FP64 reference measures the FP32 result's own rounding", "[compare]") {

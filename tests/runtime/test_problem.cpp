@@ -42,10 +42,10 @@ TEST_CASE("problem: parse_problem says what is wrong", "[problem]") {
   CHECK_THROWS_WITH(parse_problem("nn:65536x65536x1"),
                     "problem 'nn:65536x65536x1': C has M*N = 4294967296 elements; the limit is 2^31 - 1 so "
                     "that element indices fit in 32-bit ints");
-  CHECK_THROWS_WITH(parse_problem(""), "problem '': no problem given (a problem is 'M N K [layout]', "
-                                       "'MxNxK [layout]' or '[layout:]MxNxK')");
-  CHECK_THROWS_WITH(parse_problem("64 64"), "problem '64 64': missing K (a problem is 'M N K [layout]', "
-                                            "'MxNxK [layout]' or '[layout:]MxNxK')");
+  CHECK_THROWS_WITH(parse_problem(""), "problem '': no problem given (a problem is 'M N K [layout] [bBATCH]', "
+                                       "'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]')");
+  CHECK_THROWS_WITH(parse_problem("64 64"), "problem '64 64': missing K (a problem is 'M N K [layout] [bBATCH]', "
+                                            "'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]')");
 }
 
 TEST_CASE("problem: the wrong number of dimensions is named as such", "[problem]") {
@@ -126,4 +126,53 @@ TEST_CASE("problem: problems of different layouts are infinitely far apart", "[p
   const double distance = log_distance({Layout::NN, 64, 64, 64}, {Layout::NT, 64, 64, 64});
   CHECK(std::isinf(distance));
   CHECK(distance > 0);
+}
+
+TEST_CASE("problem: a batch is written ':bBATCH' after the sizes, and a batch of 1 not at all", "[problem]") {
+  CHECK(to_string(Problem{Layout::NN, 128, 128, 128, 64}) == "nn:128x128x128:b64");
+  CHECK(to_string(Problem{Layout::TN, 1, 2, 3, 1}) == "tn:1x2x3");
+  for (const int batch : {1, 2, 3, 64, kMaxBatch}) {
+    const Problem problem{Layout::NT, 512, 512, 64, batch};
+    CHECK(parse_problem(to_string(problem)) == problem);
+  }
+}
+
+TEST_CASE("problem: every form takes an optional batch field", "[problem]") {
+  const Problem batched{Layout::NN, 128, 128, 128, 64};
+  CHECK(parse_problem("nn:128x128x128:b64") == batched);
+  CHECK(parse_problem("128x128x128:B64") == batched);
+  CHECK(parse_problem("128x128x128 b64") == batched);
+  CHECK(parse_problem("128x128x128 nn b64") == batched);
+  CHECK(parse_problem("128 128 128 b64") == batched);
+  CHECK(parse_problem("128 128 128 nn b64") == batched);
+  CHECK(parse_problem("nn:128x128x128 b64") == batched);
+  CHECK(parse_problem("512 512 64 tn b32") == Problem{Layout::TN, 512, 512, 64, 32});
+  CHECK(parse_problem("8x8x8 b1") == Problem{Layout::NN, 8, 8, 8});
+  CHECK(parse_problem("128 128 128").batch == 1);
+}
+
+TEST_CASE("problem: a bad batch is named as the batch, with its limit", "[problem]") {
+  CHECK_THROWS_WITH(parse_problem("1 1 1 b0"), "problem '1 1 1 b0': batch must be a positive integer, got '0'");
+  CHECK_THROWS_WITH(parse_problem("1 1 1 nn b"), Catch::Contains("batch must be a positive integer, got ''"));
+  CHECK_THROWS_WITH(parse_problem("1x1x1:b-3"), Catch::Contains("batch must be a positive integer, got '-3'"));
+  CHECK_THROWS_WITH(parse_problem("1 1 1 bx"), Catch::Contains("batch must be a positive integer, got 'x'"));
+  CHECK_THROWS_WITH(parse_problem("1 1 1 b65536"),
+                    Catch::Contains("batch = 65536 is above the maximum 65535 (a grid dimension's limit)"));
+  CHECK_THROWS_WITH(parse_problem("nn:1x1x1:b2 b3"), Catch::Contains("the batch is given twice"));
+  CHECK_THROWS_WITH(parse_problem("1 1 1 b2 nn"), Catch::Contains("the batch 'b2' must be the last field"));
+  CHECK_THROWS_WITH(parse_problem("1 1 1 nn b2 b3"), Catch::Contains("the batch 'b2' must be the last field"));
+  CHECK(problem_limit_violation(Problem{Layout::NN, 1, 1, 1, 0}) == "batch = 0 is outside 1..65535");
+  CHECK(problem_limit_violation(Problem{Layout::NN, 1, 1, 1, kMaxBatch + 1}) == "batch = 65536 is outside 1..65535");
+  CHECK_FALSE(problem_limit_violation(Problem{Layout::NN, 1, 1, 1, kMaxBatch}));
+}
+
+TEST_CASE("problem: a batch multiplies flops and bytes, and is a term of the distance", "[problem]") {
+  const Problem one{Layout::NN, 128, 128, 128};
+  const Problem many{Layout::NN, 128, 128, 128, 64};
+  CHECK(many.flops() == 64 * one.flops());
+  CHECK(many.min_bytes() == 64 * one.min_bytes());
+  CHECK(log_distance(one, many) == Approx(6.0));
+  CHECK(log_distance(many, Problem{Layout::NN, 128, 128, 128, 32}) == Approx(1.0));
+  // The same batch of another size is nearer than the same size of another batch.
+  CHECK(log_distance(many, Problem{Layout::NN, 256, 128, 128, 64}) < log_distance(many, one));
 }

@@ -121,3 +121,18 @@ TEST_CASE("cost model: a faster device predicts less time", "[cost]") {
   half.peak_fp32_tflops /= 2;
   CHECK(estimate_cost(config, problem, half).ms > estimate_cost(config, problem).ms);
 }
+
+TEST_CASE("cost model: a batch multiplies a batch-capable kernel's blocks, and costs more than one entry", "[cost]") {
+  const KernelFamily& warptile = find_family("warptile");
+  const KernelConfig config = warptile.default_config(Layout::NN, 4);
+  REQUIRE(config.get("SPLITK") == 1);
+  const CostEstimate one = estimate_cost(config, Problem{Layout::NN, 128, 128, 128});
+  const CostEstimate batch = estimate_cost(config, Problem{Layout::NN, 128, 128, 128, 64});
+  CHECK(batch.blocks == 64 * one.blocks);
+  CHECK(batch.ms >= one.ms);  // 64 blocks are one wave, as one is
+  CHECK(estimate_cost(config, Problem{Layout::NN, 128, 128, 128, 1024}).ms > 4 * one.ms);  // eight waves
+  // 64 small products fill the GPU as one product of their total size nearly does.
+  const CostEstimate large = estimate_cost(config, Problem{Layout::NN, 1024, 1024, 128});
+  CHECK(batch.blocks == large.blocks);
+  CHECK(batch.ms == Approx(large.ms).epsilon(0.5));
+}

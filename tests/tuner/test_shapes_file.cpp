@@ -73,6 +73,16 @@ TEST_CASE("shapes file: MxNxK and layout:MxNxK are single fields", "[shapes]") {
                                      spec(Layout::NT, 8, 16, 32, 3)});
 }
 
+TEST_CASE("shapes file: an optional last field bBATCH is the batch; batches of one shape are distinct", "[shapes]") {
+  const ShapesFile file = parse("128 128 128 nn b64\n512 512 64 b32\n1024x1024x1024 tn b8\nnn:128x128x128:b64\n128 128 128\n");
+  CHECK(file.problems == std::vector{ProblemSpec{{Layout::NN, 128, 128, 128, 64}, 1},
+                                     ProblemSpec{{Layout::NN, 512, 512, 64, 32}, 2},
+                                     ProblemSpec{{Layout::TN, 1024, 1024, 1024, 8}, 3},
+                                     spec(Layout::NN, 128, 128, 128, 5)});
+  CHECK(file.duplicates == std::vector{DuplicateProblem{{Layout::NN, 128, 128, 128, 64}, 4, 1}});
+  CHECK(error_of("64 64 64 nn b0\n") == "shapes.txt:1: batch must be a positive integer, got '0'");
+}
+
 TEST_CASE("shapes file: comments, blank lines, CRLF and a byte-order mark are accepted", "[shapes]") {
   const ShapesFile file = parse(
       "\xEF\xBB\xBF# LLM shapes \xE2\x80\x94 r\xC3\xA9sum\xC3\xA9\r\n"
@@ -100,9 +110,9 @@ TEST_CASE("shapes file: the largest allowed problem is accepted", "[shapes]") {
 
 TEST_CASE("shapes file: a missing field names the field and the line", "[shapes]") {
   CHECK(error_of("64 64 64\n64 64\n") ==
-        "shapes.txt:2: missing K (a problem is 'M N K [layout]', 'MxNxK [layout]' or '[layout:]MxNxK')");
+        "shapes.txt:2: missing K (a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]')");
   CHECK(error_of("\n\n64 # only M\n") ==
-        "shapes.txt:3: missing N (a problem is 'M N K [layout]', 'MxNxK [layout]' or '[layout:]MxNxK')");
+        "shapes.txt:3: missing N (a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]')");
   CHECK(error_of("64x64\n") == "shapes.txt:1: '64x64': too few dimensions (2; MxNxK has 3)");
   CHECK(error_of("64x64x64x64\n") == "shapes.txt:1: '64x64x64x64': too many dimensions (4; MxNxK has 3)");
 }
@@ -145,14 +155,14 @@ TEST_CASE("shapes file: sizes above the documented limits are refused", "[shapes
 
 TEST_CASE("shapes file: extra fields and unknown layouts are refused", "[shapes]") {
   CHECK(error_of("64 64 64 nn extra\n") ==
-        "shapes.txt:1: unexpected fifth field 'extra' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'[layout:]MxNxK')");
+        "shapes.txt:1: unexpected fifth field 'extra' (a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or "
+        "'[layout:]MxNxK[:bBATCH]')");
   CHECK(error_of("64x64x64 nn 5\n") ==
-        "shapes.txt:1: unexpected third field '5' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'[layout:]MxNxK')");
+        "shapes.txt:1: unexpected third field '5' (a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or "
+        "'[layout:]MxNxK[:bBATCH]')");
   CHECK(error_of("nn:64x64x64 tt\n") ==
-        "shapes.txt:1: unexpected second field 'tt' (a problem is 'M N K [layout]', 'MxNxK [layout]' or "
-        "'[layout:]MxNxK')");
+        "shapes.txt:1: unexpected second field 'tt' (a problem is 'M N K [layout] [bBATCH]', 'MxNxK [layout] [bBATCH]' or "
+        "'[layout:]MxNxK[:bBATCH]')");
   CHECK(error_of("64 64 64 nx\n") == "shapes.txt:1: unknown layout 'nx' (expected nn, nt, tn or tt)");
   CHECK(error_of("64 64 64 64\n") == "shapes.txt:1: unknown layout '64' (expected nn, nt, tn or tt)");
   CHECK(error_of("64x64x64 n\n") == "shapes.txt:1: unknown layout 'n' (expected nn, nt, tn or tt)");
@@ -210,8 +220,8 @@ TEST_CASE("shapes file: read from disk, errors are labelled with the path as giv
   CHECK(parse_shapes_file(good).problems == std::vector{spec(Layout::TN, 256, 256, 256, 2)});
 
   const fs::path bad = dir.write("bad.txt", "256 256 256\n256 256\n");
-  CHECK_THROWS_WITH(parse_shapes_file(bad), bad.string() + ":2: missing K (a problem is 'M N K [layout]', "
-                                                           "'MxNxK [layout]' or '[layout:]MxNxK')");
+  CHECK_THROWS_WITH(parse_shapes_file(bad), bad.string() + ":2: missing K (a problem is 'M N K [layout] [bBATCH]', "
+                                                           "'MxNxK [layout] [bBATCH]' or '[layout:]MxNxK[:bBATCH]')");
   const fs::path empty = dir.write("empty.txt", "");
   CHECK_THROWS_WITH(parse_shapes_file(empty),
                     empty.string() + ": no problems in it (empty, or only comments and blank lines)");

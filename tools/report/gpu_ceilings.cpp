@@ -35,6 +35,7 @@ double arithmetic_intensity(const cache::Problem& problem) {
   const double m = static_cast<double>(problem.m);
   const double n = static_cast<double>(problem.n);
   const double k = static_cast<double>(problem.k);
+  // The batch multiplies flops and bytes alike.
   return 2 * m * n * k / (4 * (m * k + k * n + m * n));
 }
 

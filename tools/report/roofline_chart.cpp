@@ -65,7 +65,8 @@ std::string roofline_label(const cache::Problem& problem) {
                                 ? std::to_string(problem.m) + "\u00b3"
                                 : std::to_string(problem.m) + "x" + std::to_string(problem.n) +
                                       "x" + std::to_string(problem.k);
-  return problem.layout == "nn" ? shape : problem.layout + ":" + shape;
+  const std::string batched = problem.batch == 1 ? shape : shape + " b" + std::to_string(problem.batch);
+  return problem.layout == "nn" ? batched : problem.layout + ":" + batched;
 }
 
 double ridge_intensity(const Ceilings& ceilings) {
