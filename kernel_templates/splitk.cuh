@@ -18,7 +18,8 @@
 namespace gemmtune {
 
 // The part of K this block computes, slice blockIdx.z of SPLITK: [begin, end), whole BK tiles;
-// the last slice may be shorter or empty.
+// the last slice may be shorter or empty. With SPLITK 1 the block has all of K, whatever its z
+// (which is then a batched call's entry).
 template <int BK>
 struct KSlice {
   int begin;
@@ -28,7 +29,8 @@ struct KSlice {
 template <int BK, int SPLITK>
 __device__ __forceinline__ KSlice<BK> k_slice(int K) {
   const int k_per_slice = ((K + SPLITK - 1) / SPLITK + BK - 1) / BK * BK;
-  const int begin = min(K, static_cast<int>(blockIdx.z) * k_per_slice);
+  const int slice = SPLITK == 1 ? 0 : static_cast<int>(blockIdx.z);
+  const int begin = min(K, slice * k_per_slice);
   return {begin, min(K, begin + k_per_slice)};
 }
 
