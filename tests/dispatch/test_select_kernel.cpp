@@ -8,6 +8,7 @@
 #include "kernel_name.hpp"
 #include "problem.hpp"
 #include "select_kernel.hpp"
+#include "selection_fixture.hpp"
 
 #include <tuple>
 
@@ -16,16 +17,11 @@ namespace {
 
 using namespace test;
 
-// A tuning database in a temporary file, and selection over its winners.
-struct Fixture {
-  cache::test::TempDir dir;
-  cache::Database db = cache::Database::open(dir.file("tuned.db"), cache::OpenMode::ReadWrite);
-
+struct Fixture : SelectionFixture {
   Choice select(const SgemmCall& call, const cache::GpuKey& gpu = fake_gpu(), bool prefer_cublas = false) const {
     SelectionPolicy policy;  // no cubin stored
     policy.prefer_cublas = prefer_cublas;
-    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call),
-                         DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor}, policy);
+    return select_with(call, policy, gpu);
   }
 };
 

@@ -11,20 +11,16 @@
 #include "kernel_name.hpp"
 #include "runtime_impl.hpp"
 #include "select_kernel.hpp"
+#include "selection_fixture.hpp"
 
 namespace gemmtune::dispatch {
 namespace {
 
 using namespace test;
 
-struct Fixture {
-  cache::test::TempDir dir;
-  cache::Database db = cache::Database::open(dir.file("tuned.db"), cache::OpenMode::ReadWrite);
-
+struct Fixture : SelectionFixture {
   Choice select(const SgemmCall& call, Precision precision, bool prefer_cublas = false) const {
-    const cache::GpuKey gpu = fake_gpu();
-    return select_kernel(TuningTable(db.all_winners(), gpu), to_row_major(call),
-                         DeviceTraits{gpu.sm_count, gpu.cc_major * 10 + gpu.cc_minor}, {prefer_cublas, precision, {}});
+    return select_with(call, {prefer_cublas, precision, {}});
   }
 };
 
