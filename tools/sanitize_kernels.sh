@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every kernel family: runs BUILD_DIR/bin/sanitize_kernels (one launch of
-# each family's default configuration at each ALIGN it takes, and of warptile, tf32x3 and wgmma split over K, on
+# each family's default configuration at each ALIGN it takes, and of the split-K and stream-K schedules, on
 # small odd problems in the four layouts, each checked against an FP64 reference; see
 # tests/reliability/sanitize_kernels.cpp) once plainly, to compile the kernels into a cubin
 # database and check the results, then under memcheck (with the leak check), racecheck,
@@ -30,7 +30,7 @@ if [ ! -x "$program" ]; then
 fi
 mkdir -p "$out"
 limit=${SANITIZER_TIMEOUT:-55}
-# The plain run compiles ~120 kernels one after another (58 s was too short on the GPU machine).
+# The plain run compiles ~150 kernels (on every core; one after another, 58 s was too short).
 compile_limit=${SANITIZER_COMPILE_TIMEOUT:-$((2 * limit))}
 cubins=$out/sanitize-cubins.db
 started=$(date +%s)

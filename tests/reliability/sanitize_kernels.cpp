@@ -1,8 +1,8 @@
 // sanitize_kernels: one launch of every kernel family (the default configuration at each ALIGN it
-// takes, and warptile split over K) on small odd problems in the four layouts, each checked
-// against an FP64 host reference. Small, so that tools/sanitize_kernels.sh can run it under each
-// of compute-sanitizer's tools in a few minutes; one line a launch; exit 1 on any mismatch or
-// CUDA error, 0 with "SKIPPED:" where there is no GPU.
+// takes, and the split-K and stream-K schedules of the families that have them) on small odd
+// problems in the four layouts, each checked against an FP64 host reference. Small, so that
+// tools/sanitize_kernels.sh can run it under each of compute-sanitizer's tools in a few minutes;
+// one line a launch; exit 1 on any mismatch or CUDA error, 0 with "SKIPPED:" where there is no GPU.
 //
 //   sanitize_kernels [--cubins FILE.db] [--families a,b]
 //
@@ -13,12 +13,15 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <thread>
 
 #include "binary_store.hpp"
 #include "cuda_handles.hpp"
@@ -46,8 +49,8 @@ struct Shape {
 constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f},
                              {5, 68, 301, -1.3f}};
 
-// Every family that runs on `arch`: its default configuration at each ALIGN it takes, and warptile, tf32x3 and wgmma split over K, in the
-// four layouts.
+// Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
+// and wgmma split over K, and tmawgmma and tmatf32 split over K and stream-K, in the four layouts.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
   for (const KernelFamily* family : all_families()) {
@@ -64,6 +67,15 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         split.set("SPLITK", 4);
         bases.push_back(split);
       }
+      // The persistent kernels' other schedules: their workspace, flags and the finisher's sums.
+      if (family->name() == "tmawgmma" || family->name() == "tmatf32") {
+        KernelConfig split = config, stream = config;
+        split.set("SCHEDULE", 2);
+        split.set("SPLITK", 4);
+        stream.set("SCHEDULE", 3);
+        bases.push_back(split);
+        bases.push_back(stream);
+      }
     }
   }
   std::vector<KernelConfig> configs;
@@ -76,25 +88,45 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
   return configs;
 }
 
-// Compiles (or finds in `cubins`, when given) every configuration for `arch`.
+// Compiles (or finds in `cubins`, when given) every configuration for `arch`. The compiles run on
+// every core (NVRTC is thread-safe): one after another they took most of the plain run's time.
 std::map<std::string, CompiledKernel> compile_all(const std::vector<KernelConfig>& configs, const std::string& arch,
                                                   cache::Database* cubins) {
   std::map<std::string, CompiledKernel> compiled;
-  std::size_t reused = 0;
+  std::vector<const KernelConfig*> missing;
   for (const KernelConfig& config : configs) {
     const std::string name = kernel_name(config);
+    if (compiled.count(name)) continue;
     if (cubins) {
       if (std::optional<cache::Binary> binary = cubins->find_binary(binary_key(name, arch))) {
         compiled.emplace(name, from_binary(*binary));
-        ++reused;
         continue;
       }
     }
-    CompiledKernel kernel = compile_kernel(config, arch);
-    if (cubins) cubins->store_binary(to_binary(kernel));
-    compiled.emplace(name, std::move(kernel));
+    missing.push_back(&config);
   }
-  std::cout << configs.size() << " kernels for " << arch << ": " << configs.size() - reused << " compiled, " << reused
+  const std::size_t reused = compiled.size();
+  std::vector<std::optional<CompiledKernel>> results(missing.size());
+  std::vector<std::string> errors(missing.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < missing.size(); i = next++) {
+      try {
+        results[i] = compile_kernel(*missing[i], arch);
+      } catch (const std::exception& error) {
+        errors[i] = error.what();
+      }
+    }
+  };
+  std::vector<std::thread> threads(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  for (std::thread& thread : threads) thread = std::thread(worker);
+  for (std::thread& thread : threads) thread.join();
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    if (!results[i]) throw std::runtime_error(errors[i]);  // the first failure, with its compile log
+    if (cubins) cubins->store_binary(to_binary(*results[i]));
+    compiled.emplace(kernel_name(*missing[i]), std::move(*results[i]));
+  }
+  std::cout << configs.size() << " kernels for " << arch << ": " << missing.size() << " compiled, " << reused
             << " from " << (cubins ? cubins->path() : "(no cubin database)") << std::endl;
   return compiled;
 }
