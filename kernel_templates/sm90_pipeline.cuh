@@ -52,14 +52,16 @@ __device__ __forceinline__ void mbarrier_wait(unsigned long long* barrier, unsig
       : "memory");
 }
 
-// Asks the copy engine for the box of `map` at coordinates (c0 innermost, c1); it lands at `dst`
-// (shared memory, 128-byte aligned, 1024 for 128-byte swizzled boxes) and completes `barrier`'s
-// phase with its bytes. Out-of-range elements arrive as zeros.
-__device__ __forceinline__ void tma_load_2d(float* dst, const void* map, int c0, int c1, unsigned long long* barrier) {
+// Asks the copy engine for the box of `map` at coordinates (c0 innermost, c1, c2: the matrix's
+// column, row and batch entry; tensor_map.hpp); it lands at `dst` (shared memory, 128-byte
+// aligned, 1024 for 128-byte swizzled boxes) and completes `barrier`'s phase with its bytes.
+// Out-of-range elements arrive as zeros.
+__device__ __forceinline__ void tma_load_3d(float* dst, const void* map, int c0, int c1, int c2,
+                                            unsigned long long* barrier) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
-          "r"(shared_address(dst)),
-      "l"(map), "r"(c0), "r"(c1), "r"(shared_address(barrier))
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+      "[%5];\n" ::"r"(shared_address(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(barrier))
       : "memory");
 }
 

@@ -24,6 +24,9 @@
 //
 // Tiles are visited in bands of kTileBandRows rows of tiles, column by column within a band, so
 // that the blocks running at one time share operand rows and columns in L2.
+//
+// A strided batched call is one schedule over the tiles of all its entries, entry by entry: the
+// tiles of a small entry fill the SMs together, and stream-K and split-K balance the whole batch.
 #pragma once
 
 #include "gemm_params.h"
@@ -44,8 +47,10 @@ struct TileSchedule {
   Schedule schedule;
   int splitk;     // slices a tile (SplitK only; 1 otherwise)
   int sk_tiles;   // tiles cut by stream-K (StreamK only; 0 otherwise)
+  int batch;      // entries of a batched call (1: a plain call)
 
-  GEMMTUNE_HOST_DEVICE constexpr int tiles() const { return tiles_r * tiles_s; }
+  GEMMTUNE_HOST_DEVICE constexpr int entry_tiles() const { return tiles_r * tiles_s; }
+  GEMMTUNE_HOST_DEVICE constexpr int tiles() const { return entry_tiles() * batch; }
   GEMMTUNE_HOST_DEVICE constexpr long long sk_iterations() const {
     return static_cast<long long>(sk_tiles) * k_tiles;
   }
@@ -87,12 +92,13 @@ struct TileSchedule {
   }
 };
 
-// The schedule of an R x S output (in tiles of tile_r x tile_s) over K (k tiles of tile_k) on a
-// GPU with `sm_count` SMs.
+// The schedule of `batch` R x S outputs (in tiles of tile_r x tile_s) over K (k tiles of tile_k)
+// on a GPU with `sm_count` SMs.
 GEMMTUNE_HOST_DEVICE constexpr TileSchedule make_tile_schedule(long long rows, long long cols, long long depth,
                                                                int tile_r, int tile_s, int tile_k, int sm_count,
-                                                               Schedule schedule, int splitk) {
+                                                               Schedule schedule, int splitk, int batch) {
   TileSchedule s{};
+  s.batch = batch < 1 ? 1 : batch;
   s.tiles_r = static_cast<int>((rows + tile_r - 1) / tile_r);
   s.tiles_s = static_cast<int>((cols + tile_s - 1) / tile_s);
   s.k_tiles = static_cast<int>((depth + tile_k - 1) / tile_k);
@@ -111,10 +117,11 @@ GEMMTUNE_HOST_DEVICE constexpr TileSchedule make_tile_schedule(long long rows, l
   return s;
 }
 
-// A unit of work: k tiles [k_begin, k_end) of output tile (tile_r, tile_s). pieces > 1: the tile is
-// shared with other units; this one is piece `piece` in k order, and piece p keeps its partial
-// sums in workspace slot slot_base + p.
+// A unit of work: k tiles [k_begin, k_end) of output tile (tile_r, tile_s) of batch entry `entry`.
+// pieces > 1: the tile is shared with other units; this one is piece `piece` in k order, and
+// piece p keeps its partial sums in workspace slot slot_base + p.
 struct WorkUnit {
+  int entry;
   int tile_r;
   int tile_s;
   int tile;  // index of the tile in visiting order (its arrival counter)
@@ -182,11 +189,14 @@ class TileWalk {
  private:
   GEMMTUNE_HOST_DEVICE static constexpr int min_int(int a, int b) { return a < b ? a : b; }
 
-  // Tile number `tile` in visiting order: bands of kTileBandRows tile rows, down each column.
+  // Tile number `tile` in visiting order: entry by entry; in an entry, bands of kTileBandRows tile
+  // rows, down each column.
   GEMMTUNE_HOST_DEVICE constexpr void place(WorkUnit& unit, int tile) const {
+    unit.entry = s_.batch > 1 ? tile / s_.entry_tiles() : 0;  // (no division for a plain call)
+    const int in_entry = tile - unit.entry * s_.entry_tiles();
     const int band_tiles = kTileBandRows * s_.tiles_s;
-    const int band = tile / band_tiles;
-    const int in_band = tile % band_tiles;
+    const int band = in_entry / band_tiles;
+    const int in_band = in_entry % band_tiles;
     const int rows_left = s_.tiles_r - band * kTileBandRows;
     const int band_rows = rows_left < kTileBandRows ? rows_left : kTileBandRows;
     unit.tile = tile;

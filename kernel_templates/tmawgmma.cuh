@@ -43,6 +43,10 @@
 // last piece of a tile to arrive adds all pieces in k order, in two levels when there are many
 // (tile_schedule.h). Workspace layout (floats): [arrival counters: counter_words()][partial
 // slots: BR * BS each].
+//
+// Batches. A strided batched call's entries are the third dimension of both tensor maps (the host
+// encodes them with the call's strides; plain calls are a batch of one), and the tile schedule
+// spans the tiles of every entry, so one launch serves the whole batch with any schedule.
 #pragma once
 
 #include "common.cuh"
@@ -199,7 +203,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   // role computes it after its register change: a value live across that change is spilled.
   auto tile_schedule = [&] {
     return make_tile_schedule(Roles::SWAP ? p.N : p.M, Roles::SWAP ? p.M : p.N, p.K, BR, BS, BK,
-                              static_cast<int>(gridDim.x), static_cast<Schedule>(SCHEDULE), SPLITK);
+                              static_cast<int>(gridDim.x), static_cast<Schedule>(SCHEDULE), SPLITK, p.batch);
   };
   const int tid = threadIdx.x;
   const int warp = tid / 32;
@@ -235,17 +239,17 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           const int k0 = kt * BK;
           float* x = x_tile(stage);
           if (Roles::X_K_MAJOR) {
-            tma_load_2d(x, &args.x, k0, r0, &full[stage]);
+            tma_load_3d(x, &args.x, k0, r0, unit.entry, &full[stage]);
           } else {
 #pragma unroll
-            for (int j = 0; j < BR / 32; ++j) tma_load_2d(x + j * 1024, &args.x, r0 + 32 * j, k0, &full[stage]);
+            for (int j = 0; j < BR / 32; ++j) tma_load_3d(x + j * 1024, &args.x, r0 + 32 * j, k0, unit.entry, &full[stage]);
           }
           float* y = y_copied(stage);
           if (Roles::Y_TRANSPOSED) {
 #pragma unroll
-            for (int j = 0; j < BS / 32; ++j) tma_load_2d(y + j * 1024, &args.y, s0 + 32 * j, k0, &full[stage]);
+            for (int j = 0; j < BS / 32; ++j) tma_load_3d(y + j * 1024, &args.y, s0 + 32 * j, k0, unit.entry, &full[stage]);
           } else {
-            tma_load_2d(y, &args.y, k0, s0, &full[stage]);
+            tma_load_3d(y, &args.y, k0, s0, unit.entry, &full[stage]);
           }
           if (++stage == STAGES) stage = 0, phase ^= 1;
         }
@@ -316,7 +320,16 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const int ctid = tid - kTmaCopyThreads;
   const int group = lane / 4;
   const int quad = lane % 4;
-  const int x_row = ctid / 128 * 64 + ctid / 32 % 4 * 16 + group;  // this lane's first row of X (and + 8)
+  // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
+  // the compiler cannot merge with the first read) rather than keep the row live across the main
+  // loop: kept, it was the value spilled when the MMA registers ran short.
+  auto this_lanes_x_row = [] {
+    unsigned thread;
+    asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
+    const int c = static_cast<int>(thread) - kTmaCopyThreads;
+    return c / 128 * 64 + c / 32 % 4 * 16 + c % 32 / 4;
+  };
+  const int x_row = this_lanes_x_row();
   auto x_offset = [](int r, int k) {
     return Roles::X_K_MAJOR ? swizzled_offset(r, k) : (r >> 5) * 1024 + swizzled_offset(k, r & 31);
   };
@@ -340,10 +353,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     }
     // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
     if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
+      const GemmParams entry = batch_entry(p, unit.entry);
       if (Roles::SWAP) {
-        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(p, unit.tile_s * BS, unit.tile_r * BR, ctid);
+        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, unit.tile_r * BR, ctid);
       } else {
-        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(p, unit.tile_r * BR, unit.tile_s * BS, ctid);
+        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, unit.tile_r * BR, unit.tile_s * BS, ctid);
       }
     }
     SplitHazardScan x_hazards;
@@ -409,7 +423,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       if (++stage == STAGES) stage = 0, phase ^= 1;
     }
 
-    const int r_first = unit.tile_r * BR + x_row;
+    const GemmParams entry = batch_entry(p, unit.entry);  // this unit's A, B and C
+    const int r_first = unit.tile_r * BR + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
     if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_hazards.found() || y_has_special) &&
@@ -427,14 +442,14 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = r_first + 8 * h;
-          x[h] = r >= rows_x ? 0.0f : Roles::SWAP ? load_b<L>(p, k, r) : load_a<L>(p, r, k);
+          x[h] = r >= rows_x ? 0.0f : Roles::SWAP ? load_b<L>(entry, k, r) : load_a<L>(entry, r, k);
         }
 #pragma unroll
         for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
           for (int c = 0; c < 2; ++c) {
             const int s = s_first + 8 * j + c;
-            const float y = s >= rows_y ? 0.0f : Roles::SWAP ? load_a<L>(p, s, k) : load_b<L>(p, k, s);
+            const float y = s >= rows_y ? 0.0f : Roles::SWAP ? load_a<L>(entry, s, k) : load_b<L>(entry, k, s);
             acc[j][c] = fmaf(x[0], y, acc[j][c]);
             acc[j][2 + c] = fmaf(x[1], y, acc[j][2 + c]);
           }
@@ -480,7 +495,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     // C = alpha acc + beta C. Every old value of C is read (into tile_sum, free here) before any
     // output is written: interleaved, each load would wait behind the stores before it, a DRAM
     // latency an output pair.
-    float* C = p.C;
+    float* C = entry.C;
     auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
                                                        : C + static_cast<long long>(r) * p.ldc + s; };
     if (p.beta != 0.0f) {

@@ -37,21 +37,26 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
 }  // namespace
 
 TensorMap encode_matrix_tensor_map(const MatrixView& matrix, int box_rows, int box_cols) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(matrix.cols), static_cast<cuuint64_t>(matrix.rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(matrix.ld) * sizeof(float)};  // bytes between rows
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
+  // A plain matrix's entry stride is its own extent: what the driver expects of a third dimension.
+  const long long entry_stride = matrix.batch > 1 ? matrix.batch_stride : matrix.rows * matrix.ld;
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(matrix.cols), static_cast<cuuint64_t>(matrix.rows),
+                              static_cast<cuuint64_t>(matrix.batch)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(matrix.ld) * sizeof(float),  // bytes between rows
+                                 static_cast<cuuint64_t>(entry_stride) * sizeof(float)};  // ... and entries
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapSwizzle swizzle =
       box_cols * sizeof(float) == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
   TensorMap map{};
-  const CUresult result = encoder()(reinterpret_cast<CUtensorMap*>(&map), CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+  const CUresult result = encoder()(reinterpret_cast<CUtensorMap*>(&map), CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3,
                                     const_cast<float*>(matrix.base), dims, strides, box, element_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw Error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(static_cast<int>(result)) + " for " +
                 std::string(1, matrix.name) + " (" + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
-                " as stored, ld " + std::to_string(matrix.ld) + ", box " + std::to_string(box_rows) + " x " +
+                " as stored, ld " + std::to_string(matrix.ld) + ", batch " + std::to_string(matrix.batch) +
+                ", entry stride " + std::to_string(entry_stride) + ", box " + std::to_string(box_rows) + " x " +
                 std::to_string(box_cols) + ")");
   }
   return map;

@@ -19,6 +19,9 @@ std::optional<std::string> can_implement(const KernelConfig& config, const GemmP
       return kernel_name(config) + ": " + *reason + "; this call is " +
              (pointer_arrays ? "pointer-array" : "strided") + " batched (batch " + std::to_string(p.batch) + ")";
     }
+    if (!pointer_arrays) {
+      if (auto reason = family.stride_refusal(config, p)) return kernel_name(config) + ": " + *reason;
+    }
   }
   const LaunchShape shape = family.launch_shape(config, problem_of(p, config.layout), device);
   if (shape.grid[1] > 65535 || shape.grid[2] > 65535) {

@@ -135,6 +135,11 @@ class KernelFamily {
   // batch_entry() (common.cuh) from the grid dimension launch_shape() gives the batch. The
   // default: the family serves plain calls only, and can_implement refuses it the others.
   virtual std::optional<std::string> batch_refusal(const KernelConfig& config, bool pointer_arrays) const;
+  // Why this configuration, which batch_refusal() admits, cannot serve the strides of this strided
+  // batched call (p.batch > 1, no pointer arrays); nullopt when it can. The default: any strides.
+  virtual std::optional<std::string> stride_refusal(const KernelConfig& /*config*/, const GemmParams& /*p*/) const {
+    return std::nullopt;
+  }
 
   // --- Launch (on a configuration check() accepts)
   // Dynamic shared memory a block takes, whatever the problem.

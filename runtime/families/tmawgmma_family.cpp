@@ -48,8 +48,29 @@ class TmaWgmmaFamily final : public KernelFamily {
     return std::string("sm_90a");
   }
 
+  // A strided batch is the tensor maps' third dimension (tmawgmma.cuh). Pointer arrays would need
+  // a map an entry; ALIGN 1 stages one entry's aligned copies (operand_staging).
+  std::optional<std::string> batch_refusal(const KernelConfig& c, bool pointer_arrays) const override {
+    if (pointer_arrays) {
+      return std::string(name()) + " reads its operands through one tensor map each and serves strided batches only";
+    }
+    if (c.align < 4) return std::string(name()) + " with ALIGN 1 serves plain calls only (it stages aligned copies of one entry)";
+    return std::nullopt;
+  }
+  // A tensor map's entries are a dimension of their own: they must not overlap.
+  std::optional<std::string> stride_refusal(const KernelConfig& c, const GemmParams& p) const override {
+    for (const MatrixView& m : {stored_a(c.layout, p), stored_b(c.layout, p)}) {
+      if (m.batch_stride < m.rows * m.ld) {
+        return std::string(name()) + " needs batch entries that do not overlap: " + std::string(1, m.name) +
+               "'s stride " + std::to_string(m.batch_stride) + " is below its entry's " + std::to_string(m.rows) +
+               " rows x ld " + std::to_string(m.ld);
+      }
+    }
+    return std::nullopt;
+  }
+
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
-    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, sm_count);
+    const TileSchedule s = schedule(c, problem, sm_count);
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
       case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split
         return s.tiles() < sm_count && s.k_tiles >= 2 * c.get("SPLITK");
@@ -68,7 +89,7 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h).
   LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
-    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    const TileSchedule s = schedule(c, problem, device.sm_count);
     const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), c.layout));
     return {{static_cast<unsigned>(s.grid), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
@@ -92,8 +113,8 @@ class TmaWgmmaFamily final : public KernelFamily {
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
     const int y_rows = value(c, kBM) + value(c, kBN) - x_rows;
     // Stored shapes (rows x cols, ld) of A and B.
-    const MatrixView a{p.A, a_is_transposed(c.layout) ? p.K : p.M, a_is_transposed(c.layout) ? p.M : p.K, p.lda, 'A'};
-    const MatrixView b{p.B, b_is_transposed(c.layout) ? p.N : p.K, b_is_transposed(c.layout) ? p.K : p.N, p.ldb, 'B'};
+    const MatrixView a = stored_a(c.layout, p);
+    const MatrixView b = stored_b(c.layout, p);
     TmaGemmParams args{};
     args.gemm = p;
     switch (c.layout) {
@@ -145,7 +166,7 @@ class TmaWgmmaFamily final : public KernelFamily {
   // The work of a persistent block is its units, not one tile (tile_schedule.h): the busiest
   // block's units, and all units, for the cost model.
   std::optional<PersistentWork> persistent_work(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
-    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    const TileSchedule s = schedule(c, problem, device.sm_count);
     const double units = static_cast<double>(s.tiles()) * s.splitk;
     if (s.schedule == Schedule::StreamK && s.sk_tiles > 0) {
       // Stream-K spreads the k iterations evenly; each block also pays up to two partial tiles'
@@ -167,19 +188,30 @@ class TmaWgmmaFamily final : public KernelFamily {
  private:
   static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
 
+  // A and B as stored (rows x cols, ld), with the call's batch.
+  static MatrixView stored_a(Layout layout, const GemmParams& p) {
+    const bool t = a_is_transposed(layout);
+    return MatrixView{p.A, t ? p.K : p.M, t ? p.M : p.K, p.lda, 'A', p.batch, p.stride_a};
+  }
+  static MatrixView stored_b(Layout layout, const GemmParams& p) {
+    const bool t = b_is_transposed(layout);
+    return MatrixView{p.B, t ? p.N : p.K, t ? p.K : p.N, p.ldb, 'B', p.batch, p.stride_b};
+  }
+
   // The kernel's own scratch: [arrival counters (TileSchedule::counter_words)][partial slots of
   // one tile each].
   std::size_t kernel_workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const {
-    const TileSchedule s = schedule(c, problem.M, problem.N, problem.K, device.sm_count);
+    const TileSchedule s = schedule(c, problem, device.sm_count);
     if (s.partial_slots() == 0) return 0;
     return static_cast<std::size_t>(s.counter_words() + s.partial_slots() * value(c, kBM) * value(c, kBN));
   }
 
-  static TileSchedule schedule(const KernelConfig& c, int M, int N, int K, int sm_count) {
+  static TileSchedule schedule(const KernelConfig& c, const Problem& problem, int sm_count) {
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
     const bool swap = c.layout == Layout::NN;
-    return make_tile_schedule(swap ? N : M, swap ? M : N, K, x_rows, value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK,
-                              sm_count, static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk));
+    return make_tile_schedule(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K, x_rows,
+                              value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count,
+                              static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk), problem.batch);
   }
 
   // The truncating split (tmawgmma.cuh): 2^-21 |a b| for each rounded small part and 2^-20 for

@@ -1,8 +1,9 @@
-// The families that serve batched calls (warptile, tf32x3, wgmma at SPLITK 1) against the FP64
-// reference on the GPU: a batch of 3 odd-sized products, each entry its own operands, strided
-// with poisoned gaps between the entries and given as pointer arrays in shuffled order; every
-// layout, aligned and misaligned (pointer arrays: misaligned only, as every such call is align 1),
-// beta != 0 and beta == 0 with C poisoned by NaN.
+// The families that serve batched calls (warptile, tf32x3, wgmma at SPLITK 1; tmawgmma and tmatf32
+// in every schedule, aligned strided batches) against the FP64 reference on the GPU: a batch of 3
+// odd-sized products, each entry its own operands, strided with poisoned gaps between the entries
+// and given as pointer arrays in shuffled order; every layout, aligned and misaligned (pointer
+// arrays: misaligned only, as every such call is align 1), beta != 0 and beta == 0 with C
+// poisoned by NaN.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -134,6 +135,27 @@ std::string run_batch(const LoadedKernel& kernel, const std::vector<HostProblem>
 
 }  // namespace
 
+// The configurations of `family` that serve batches: the grid-z families' default at both
+// alignments; the TMA families' (aligned strided batches only) in each of their schedules.
+std::vector<KernelConfig> batch_variants(const KernelFamily& family, Layout layout) {
+  std::vector<KernelConfig> variants;
+  if (family.name() == "tmawgmma" || family.name() == "tmatf32") {
+    for (int schedule : {1, 2, 3}) {
+      KernelConfig config = family.default_config(layout, 4);
+      config.set("SCHEDULE", schedule);
+      if (schedule == 2) config.set("SPLITK", 4);
+      variants.push_back(config);
+    }
+    return variants;
+  }
+  for (int align : {family.alignments().front(), family.alignments().back()}) {
+    KernelConfig config = family.default_config(layout, align);
+    config.set("SPLITK", 1);
+    variants.push_back(config);
+  }
+  return variants;
+}
+
 TEST_CASE("batch-capable families match an FP64 reference on every entry of strided and pointer-array batches",
           "[gpu]") {
   const auto device = testing::gpu_or_skip();
@@ -145,16 +167,15 @@ TEST_CASE("batch-capable families match an FP64 reference on every entry of stri
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{129, 257, 65}}) {
     std::vector<HostProblem> problems;
     for (int e = 0; e < kBatch; ++e) problems.push_back(testing::make_host_problem(shape.M, shape.N, shape.K, seed++));
-    for (const char* family_name : {"warptile", "tf32x3", "wgmma"}) {
+    for (const char* family_name : {"warptile", "tf32x3", "wgmma", "tmawgmma", "tmatf32"}) {
       const KernelFamily& family = find_family(family_name);
       if (!family.compile_arch(device->arch())) {
         WARN(family.name() << " skipped: it does not run on " << device->arch());
         continue;
       }
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-        for (int align : {family.alignments().front(), family.alignments().back()}) {
-          KernelConfig config = family.default_config(layout, align);
-          config.set("SPLITK", 1);
+        for (const KernelConfig& config : batch_variants(family, layout)) {
+          const int align = config.align;
           const CompiledKernel compiled = compile_kernel(config, device->arch());
           const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
           for (bool pointer_arrays : {false, true}) {

@@ -106,7 +106,7 @@ TEST_CASE("a batched call's alignment counts its strides", "[call]") {
 TEST_CASE("families that serve no batched call refuse one, and split-K warp-tiled ones too", "[call]") {
   const DeviceTraits h200{132, 90};
   const GemmParams batched = strided(3, 256, 256, 256);
-  for (const char* plain_only : {"naive", "reg2d", "vectorized", "skinny", "tmawgmma"}) {
+  for (const char* plain_only : {"naive", "reg2d", "vectorized", "skinny"}) {
     INFO(plain_only);
     const KernelFamily& family = find_family(plain_only);
     const KernelConfig config = family.default_config(Layout::NN, family.alignments().front());
@@ -123,6 +123,34 @@ TEST_CASE("families that serve no batched call refuse one, and split-K warp-tile
     config.set("SPLITK", 4);
     CHECK(refusal(can_implement(config, batched, h200)).find("with SPLITK 4 serves plain calls only") != std::string::npos);
     CHECK(family.launch_shape(config, Problem{Layout::NN, 16, 16, 16, 1}, h200).grid[2] == 4);
+  }
+}
+
+TEST_CASE("the TMA families serve strided batches of aligned entries that do not overlap, through one schedule",
+          "[call]") {
+  const DeviceTraits h200{132, 90};
+  for (const char* name : {"tmawgmma", "tmatf32"}) {
+    INFO(name);
+    const KernelFamily& family = find_family(name);
+    const KernelConfig aligned = family.default_config(Layout::NN, 4);
+    const GemmParams batched = strided(3, 256, 256, 256);  // 16 x 16 entries, packed
+    CHECK_FALSE(can_implement(aligned, batched, h200));
+    GemmParams arrays = batched;
+    const float* entries[3] = {nullptr, nullptr, nullptr};
+    arrays.A_array = entries, arrays.B_array = entries;
+    float* outputs[3] = {nullptr, nullptr, nullptr};
+    arrays.C_array = outputs;
+    CHECK(refusal(can_implement(family.default_config(Layout::NN, 1), arrays, h200)).find("strided batches only") !=
+          std::string::npos);
+    CHECK(refusal(can_implement(family.default_config(Layout::NN, 1), batched, h200)).find("ALIGN 1 serves plain") !=
+          std::string::npos);
+    // One A for every entry (stride 0), or entries that overlap: refused, with the operand named.
+    CHECK(refusal(can_implement(aligned, strided(3, 0, 256, 256), h200)).find("A's stride 0") != std::string::npos);
+    CHECK(refusal(can_implement(aligned, strided(3, 256, 128, 256), h200)).find("B's stride 128") != std::string::npos);
+    // The persistent grid counts every entry's tiles: 64 entries of one 128 x 128 tile each.
+    CHECK(family.launch_shape(aligned, Problem{Layout::NN, 128, 128, 128, 1}, h200).grid[0] == 1);
+    CHECK(family.launch_shape(aligned, Problem{Layout::NN, 128, 128, 128, 64}, h200).grid[0] == 64);
+    CHECK(family.launch_shape(aligned, Problem{Layout::NN, 128, 128, 128, 200}, h200).grid[0] == 132);
   }
 }
 

@@ -22,21 +22,23 @@ struct Covered {
   long long slot_base = -1;
 };
 
-void check_schedule(long long rows, long long cols, long long depth, int sm_count, Schedule schedule, int splitk) {
-  const TileSchedule s = make_tile_schedule(rows, cols, depth, 128, 128, 32, sm_count, schedule, splitk);
-  INFO(rows << "x" << cols << "x" << depth << " on " << sm_count << " SMs, schedule " << static_cast<int>(schedule)
-            << ", split " << splitk << ": " << s.tiles() << " tiles, grid " << s.grid << ", stream-K tiles "
-            << s.sk_tiles);
+void check_schedule(long long rows, long long cols, long long depth, int sm_count, Schedule schedule, int splitk,
+                    int batch = 1) {
+  const TileSchedule s = make_tile_schedule(rows, cols, depth, 128, 128, 32, sm_count, schedule, splitk, batch);
+  INFO(rows << "x" << cols << "x" << depth << " batch " << batch << " on " << sm_count << " SMs, schedule "
+            << static_cast<int>(schedule) << ", split " << splitk << ": " << s.tiles() << " tiles, grid " << s.grid
+            << ", stream-K tiles " << s.sk_tiles);
+  REQUIRE(s.tiles() == s.entry_tiles() * batch);
   REQUIRE(s.grid >= 1);
   REQUIRE(s.grid <= sm_count);
-  const TileSchedule in_kernel = make_tile_schedule(rows, cols, depth, 128, 128, 32, s.grid, schedule, splitk);
+  const TileSchedule in_kernel = make_tile_schedule(rows, cols, depth, 128, 128, 32, s.grid, schedule, splitk, batch);
   CHECK(in_kernel.grid == s.grid);
   CHECK(in_kernel.sk_tiles == s.sk_tiles);
   CHECK(in_kernel.partial_slots() == s.partial_slots());
 
   std::map<int, Covered> tiles;
   std::set<long long> slots;
-  std::set<std::pair<int, int>> places;
+  std::set<std::tuple<int, int, int>> places;  // (entry, tile_r, tile_s)
   for (int cta = 0; cta < s.grid; ++cta) {
     TileWalk walk(s, cta);
     WorkUnit unit{};
@@ -45,6 +47,8 @@ void check_schedule(long long rows, long long cols, long long depth, int sm_coun
       REQUIRE(++guard <= s.tiles() * s.splitk);  // no walk runs on forever
       REQUIRE(unit.tile >= 0);
       REQUIRE(unit.tile < s.tiles());
+      REQUIRE(unit.entry >= 0);
+      REQUIRE(unit.entry < batch);
       REQUIRE(unit.tile_r >= 0);
       REQUIRE(unit.tile_r < s.tiles_r);
       REQUIRE(unit.tile_s >= 0);
@@ -55,7 +59,7 @@ void check_schedule(long long rows, long long cols, long long depth, int sm_coun
       Covered& covered = tiles[unit.tile];
       if (covered.k_owner.empty()) {
         covered.k_owner.assign(s.k_tiles, 0);
-        places.insert({unit.tile_r, unit.tile_s});
+        places.insert({unit.entry, unit.tile_r, unit.tile_s});
       }
       for (int k = unit.k_begin; k < unit.k_end; ++k) ++covered.k_owner[k];
       CHECK(covered.pieces_seen.insert(unit.piece).second);  // each piece once
@@ -106,20 +110,46 @@ TEST_CASE("the tile schedule covers every k tile of every tile exactly once", "[
   }
 }
 
+TEST_CASE("a batch is one schedule over every entry's tiles, each tile of each entry once", "[schedule]") {
+  const std::tuple<long long, long long, long long, int> shapes[] = {
+      {128, 128, 128, 64}, {512, 512, 64, 32}, {1024, 1024, 1024, 8}, {7, 13, 5, 3}, {129, 257, 65, 3}, {1, 1, 1, 200}};
+  for (const auto& [rows, cols, depth, batch] : shapes) {
+    for (int sm_count : {1, 7, 132}) {
+      check_schedule(rows, cols, depth, sm_count, Schedule::DataParallel, 1, batch);
+      check_schedule(rows, cols, depth, sm_count, Schedule::StreamK, 1, batch);
+      for (int splitk : {2, 16}) check_schedule(rows, cols, depth, sm_count, Schedule::SplitK, splitk, batch);
+    }
+  }
+  // Entry by entry: a walk meets the entries in order, so that the blocks running at one time
+  // share an entry's operands in L2.
+  const TileSchedule s = make_tile_schedule(256, 256, 256, 128, 128, 32, 4, Schedule::DataParallel, 1, 3);
+  int last_entry = 0;
+  for (int round = 0; round < s.tiles() / s.grid; ++round) {
+    for (int cta = 0; cta < s.grid; ++cta) {
+      TileWalk walk(s, cta);
+      WorkUnit unit{};
+      for (int r = 0; r <= round; ++r) REQUIRE(walk.next(unit));
+      CHECK(unit.entry == round);
+      CHECK(unit.entry >= last_entry);
+      last_entry = unit.entry;
+    }
+  }
+}
+
 TEST_CASE("a tile of more than kPieceGroup pieces is added in groups of kPieceGroup", "[schedule]") {
   CHECK(TileSchedule::piece_groups(1) == 0);
   CHECK(TileSchedule::piece_groups(kPieceGroup) == 0);
   CHECK(TileSchedule::piece_groups(kPieceGroup + 1) == 2);
   CHECK(TileSchedule::piece_groups(128) == 128 / kPieceGroup);
-  const TileSchedule split = make_tile_schedule(64, 64, 65536, 64, 64, 32, 132, Schedule::SplitK, 128);
+  const TileSchedule split = make_tile_schedule(64, 64, 65536, 64, 64, 32, 132, Schedule::SplitK, 128, 1);
   CHECK(split.max_pieces() == 128);
   CHECK(split.counter_words() == (1 + 128 / kPieceGroup + 3) / 4 * 4);
-  const TileSchedule data_parallel = make_tile_schedule(4096, 4096, 4096, 128, 128, 32, 132, Schedule::DataParallel, 1);
+  const TileSchedule data_parallel = make_tile_schedule(4096, 4096, 4096, 128, 128, 32, 132, Schedule::DataParallel, 1, 1);
   CHECK(data_parallel.counter_words() == 0);
 }
 
 TEST_CASE("stream-K gives every SM the same number of k iterations, to within one", "[schedule]") {
-  const TileSchedule s = make_tile_schedule(1000, 999, 777, 128, 128, 32, 132, Schedule::StreamK, 1);
+  const TileSchedule s = make_tile_schedule(1000, 999, 777, 128, 128, 32, 132, Schedule::StreamK, 1, 1);
   REQUIRE(s.sk_tiles == s.tiles());  // 64 tiles: fewer than SMs, all of them stream-K
   long long fewest = 1 << 30, most = 0;
   for (int cta = 0; cta < s.grid; ++cta) {
