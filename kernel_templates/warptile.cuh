@@ -152,7 +152,8 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
   return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, Layout L, int ALIGN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, int ORDER, Layout L,
+          int ALIGN>
 __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
     warptile_sgemm(GemmParams params) {
   // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
@@ -223,11 +224,27 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
 #pragma unroll
     for (int j = 0; j < TN / 4; ++j) load_fragment4(&b_dst[4 * j], &b_src[k * B_LD + j * LANES_N * 4]);
   };
+  // The TM x TN outer product of one k step. ptxas schedules the FFMAs in an order of its own, but
+  // the order written here changes which it picks and how it allocates the registers around them:
+  // ORDER 1 goes row by row (a[i] reused along the row); ORDER 2 goes down pairs of columns, rows
+  // up and down by turns, as cuBLAS's loop does (a[i] reused for two FFMAs, b[j] and b[j + 1] for
+  // the whole pair). Which schedule stalls less depends on the tile (docs/performance.md).
   auto multiply = [&](const float* a, const float* b) {
+    if constexpr (ORDER == 1) {
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
-      for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+    } else {
+#pragma unroll
+      for (int j = 0; j < TN; j += 2)
+#pragma unroll
+        for (int r = 0; r < TM; ++r) {
+          const int i = j / 2 % 2 == 0 ? r : TM - 1 - r;
+          acc[i][j] += a[i] * b[j];
+          acc[i][j + 1] += a[i] * b[j + 1];
+        }
+    }
   };
   // The barrier after which tile t + 1 may be read: it has landed, for this thread's copies and
   // everyone's, and everyone is done reading tile t - 1's stage, which the loads go to next.
