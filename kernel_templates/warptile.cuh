@@ -152,7 +152,8 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
   return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, Layout L, int ALIGN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, int ORDER, Layout L,
+          int ALIGN>
 __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
     warptile_sgemm(GemmParams params) {
   // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
@@ -223,11 +224,27 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
 #pragma unroll
     for (int j = 0; j < TN / 4; ++j) load_fragment4(&b_dst[4 * j], &b_src[k * B_LD + j * LANES_N * 4]);
   };
+  // The TM x TN outer product of one k step. ptxas schedules the FFMAs in an order of its own, but
+  // the order written here changes which it picks and how it allocates the registers around them:
+  // ORDER 1 goes row by row (a[i] reused along the row); ORDER 2 goes down pairs of columns, rows
+  // up and down by turns, as cuBLAS's loop does (a[i] reused for two FFMAs, b[j] and b[j + 1] for
+  // the whole pair). Which schedule stalls less depends on the tile (docs/performance.md).
   auto multiply = [&](const float* a, const float* b) {
+    if constexpr (ORDER == 1) {
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
-      for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+    } else {
+#pragma unroll
+      for (int j = 0; j < TN; j += 2)
+#pragma unroll
+        for (int r = 0; r < TM; ++r) {
+          const int i = j / 2 % 2 == 0 ? r : TM - 1 - r;
+          acc[i][j] += a[i] * b[j];
+          acc[i][j + 1] += a[i] * b[j + 1];
+        }
+    }
   };
   // The barrier after which tile t + 1 may be read: it has landed, for this thread's copies and
   // everyone's, and everyone is done reading tile t - 1's stage, which the loads go to next.
@@ -239,14 +256,24 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
     tile_barrier();
     if (k_tiles > 0) load_fragments(a_frag[0], b_frag[0], smem, 0);
   }
-  for (int t = 0; t < k_tiles; ++t) {
+  // One k tile. `steady`: tile t + STAGES - 1 exists and lies whole inside the matrix, so that
+  // nothing is checked or skipped. Called with constants, the lambda is inlined once for the
+  // steady loop, whose body then has no branch but its loop's, and once for the tiles around it.
+  // Each branch in the body had cut it into pieces that ptxas schedules apart: the loads of the
+  // next stage and their address arithmetic, the transposed stores and the stage index arithmetic
+  // could not move among the FFMAs, and their fixed latencies stood in the way as stall counts
+  // (tools/sass_control.py counts them; docs/performance.md has the numbers).
+  auto run_tile = [&](int t, bool steady) {
     if (!PIPELINED) tile_barrier();
     // Tile t + STAGES - 1 goes to the stage tile t - 1 used. Its register-held part is written
     // after the compute (FRAGBUF 2: before the barrier of the last k step), so the loads' latency
     // hides behind it.
     const int next = t + STAGES - 1;
+    const bool loads_next = steady || next < k_tiles;
     auto next_stage = [&] { return smem + next % STAGES * STAGE_FLOATS; };
-    if (next < k_tiles) {
+    if (steady) {
+      loader.template start<false>(next_stage(), next_stage() + BK * A_LD, p, m0, n0, k_begin + next * BK, k_end, tid);
+    } else if (loads_next) {
       loader.start_stage(next_stage(), next_stage() + BK * A_LD, p, interior, m0, n0, k_begin + next * BK, k_end, tid);
     }
     cp_async_commit();  // empty groups too, so that the waits count the same everywhere
@@ -272,9 +299,9 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
         if (!last || kk < K_UNROLL - 1) {
           load_fragments(a_frag[buffer ^ 1], b_frag[buffer ^ 1], stage, kc + kk + 1);
         } else {
-          if (next < k_tiles) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
+          if (loads_next) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
           tile_barrier();
-          if (t + 1 < k_tiles) {
+          if (steady || t + 1 < k_tiles) {
             load_fragments(a_frag[buffer ^ 1], b_frag[buffer ^ 1], smem + (t + 1) % STAGES * STAGE_FLOATS, 0);
           }
         }
@@ -288,9 +315,23 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
     } else {
 #pragma unroll 1
       for (int kc = 0; kc < BK; kc += K_UNROLL) piece(kc, false);
-      if (next < k_tiles) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
+      if (loads_next) loader.finish(next_stage(), next_stage() + BK * A_LD, tid);
     }
-  }
+  };
+  // The steady loop: tiles t whose tile t + STAGES - 1 is whole (k0 + BK <= k_end), in a block
+  // inside the matrix. Only for tiles of at most two pieces: with four (BK 32), the steady copy of
+  // the loop kept more addresses live across the piece loop and spilled (0 -> 500-1500 bytes of
+  // spill stores on 128 x 128 x 32 and 256 x 128 x 32 tiles), and a tile's own instructions are
+  // spread over 4096 FFMAs there anyway. Nor at ALIGN 1, where every vector is copied a float at
+  // a time: the default's 8 x 8 tiles, held to 128 registers, spilled 8-44 bytes on sm_80-sm_90.
+  constexpr bool STEADY_LOOP = BK <= 2 * K_UNROLL && ALIGN > 1;
+  const int full_tiles = (k_end - k_begin) / BK;
+  const int steady_tiles = STEADY_LOOP && interior ? max(full_tiles - (STAGES - 1), 0) : 0;
+  int t = 0;
+#pragma unroll 1
+  for (; t < steady_tiles; ++t) run_tile(t, true);
+#pragma unroll 1
+  for (; t < k_tiles; ++t) run_tile(t, false);
   cp_async_wait<0>();
 
   // Thread tile element (i, j) is output (row_of(i), col_of(j)).

@@ -1,6 +1,6 @@
 // The legality of a warptile configuration, for warptile.cuh's static_asserts and the host's check
 // alike (family_rules.h says how), and the sizes both derive from it. Rules read BM BN BK WM WN TM
-// TN STAGES SPLITK FRAGBUF, the layout L, ALIGN, THREADS and SMEM_BYTES.
+// TN STAGES SPLITK FRAGBUF ORDER, the layout L, ALIGN, THREADS and SMEM_BYTES.
 #pragma once
 
 #include "family_rules.h"
@@ -38,4 +38,5 @@ GEMMTUNE_HOST_DEVICE constexpr long long warptile_smem_bytes(int BM, int BN, int
        "the B tile's copies must divide evenly over the threads")                                      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")                           \
   RULE(FAMILY, splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16")               \
-  RULE(FAMILY, FRAGBUF == 1 || FRAGBUF == 2, "FRAGBUF must be 1 or 2")
+  RULE(FAMILY, FRAGBUF == 1 || FRAGBUF == 2, "FRAGBUF must be 1 or 2")                                 \
+  RULE(FAMILY, ORDER == 1 || ORDER == 2, "ORDER must be 1 or 2")

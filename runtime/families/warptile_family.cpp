@@ -56,7 +56,7 @@ class WarptileFamily final : public WarpTiledFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
               TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
-              FRAGBUF = c.get("FRAGBUF"), ALIGN = c.align;
+              FRAGBUF = c.get("FRAGBUF"), ORDER = c.get("ORDER"), ALIGN = c.align;
     const Layout L = c.layout;
     const long long THREADS = warptile_threads(BM, BN, WM, WN);
     const long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
@@ -76,7 +76,10 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"SPLITK", 1, {1, 4, 16, 64, 128}},
                                  // Fragment buffers: 2 double-buffers them across k steps and
                                  // tiles (warptile.cuh says why and what it costs).
-                                 {"FRAGBUF", 1, {1, 2}, true}};
+                                 {"FRAGBUF", 1, {1, 2}, true},
+                                 // The order of a k step's FFMAs: 1 row by row, 2 down pairs of
+                                 // columns (warptile.cuh; docs/performance.md says what it does).
+                                 {"ORDER", 1, {1, 2}, true}};
 };
 
 }  // namespace

@@ -91,6 +91,10 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"BK", 32}, {"STAGES", 2}}));
   configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"BM", 256}, {"WM", 64}, {"TM", 16}}));
   configs.push_back(variant("warptile", {{"FRAGBUF", 2}, {"SPLITK", 16}, {"BK", 16}}));
+  // The other FFMA order: the default's 8x8 tiles, and the 16x8 FRAGBUF 2 seed (BK 16).
+  configs.push_back(variant("warptile", {{"ORDER", 2}}));
+  configs.push_back(
+      variant("warptile", {{"ORDER", 2}, {"FRAGBUF", 2}, {"BM", 256}, {"BK", 16}, {"WM", 64}, {"TM", 16}}));
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
   configs.push_back(variant("tf32x3", {{"WN", 64}}));
   configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));
