@@ -45,9 +45,11 @@ struct Shape {
   float beta;
 };
 // Odd sizes below and above one block tile, K = 1, and a skinny M <= 4; beta 0 on two of them.
-// The last has N % 4 == 0, where the split-K sums read four outputs' terms at a time.
-constexpr Shape kShapes[] = {{1, 1, 1, -1.3f}, {37, 45, 29, 0.0f}, {67, 129, 131, -1.3f}, {3, 77, 133, 0.0f},
-                             {5, 68, 301, -1.3f}};
+// {5, 68, 301} has N % 4 == 0, where the split-K sums read four outputs' terms at a time; the
+// last holds a whole 128 x 128 block with k tiles to spare, so warptile's unchecked steady loop
+// runs too.
+constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129, 131, -1.3f},
+                             {3, 77, 133, 0.0f},  {5, 68, 301, -1.3f},  {130, 131, 67, -1.3f}};
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
 // and wgmma split over K, and tmawgmma and tmatf32 split over K and stream-K, in the four layouts.
