@@ -171,7 +171,7 @@ fi
 
 if wants sanitize; then
   status "compute-sanitizer"
-  timeout "${SANITIZE_SECONDS:-360}" bash tools/sanitize_kernels.sh "$build" "$OUT/sanitizer" > "$OUT/sanitizer.md" 2>&1
+  timeout "${SANITIZE_SECONDS:-480}" bash tools/sanitize_kernels.sh "$build" "$OUT/sanitizer" > "$OUT/sanitizer.md" 2>&1
   echo "sanitize_kernels exit $?" >> "$OUT/sanitizer.md"
   summary+=(sanitizer.md)
 fi

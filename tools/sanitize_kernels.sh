@@ -9,9 +9,9 @@
 #
 #   bash tools/sanitize_kernels.sh BUILD_DIR OUT_DIR
 #
-# SANITIZER_TIMEOUT (seconds, default 55) bounds each of the four sanitizer runs and
+# SANITIZER_TIMEOUT (seconds, default 90) bounds each of the four sanitizer runs and
 # SANITIZER_COMPILE_TIMEOUT (default twice that) the plain run, which compiles; gpu_run.sh gives the
-# whole step SANITIZE_SECONDS (default 360). COMPUTE_SANITIZER names the program
+# whole step SANITIZE_SECONDS (default 480). COMPUTE_SANITIZER names the program
 # (default: found on PATH, in /usr/local/cuda*/ or under /opt/nvidia).
 # Exit: 0 every tool ran and reported nothing; 1 an error, hazard, mismatch or timeout; 2 bad
 # arguments or no sanitize_kernels; 3 no GPU, or compute-sanitizer missing or refusing the device.
@@ -29,7 +29,7 @@ if [ ! -x "$program" ]; then
   exit 2
 fi
 mkdir -p "$out"
-limit=${SANITIZER_TIMEOUT:-55}
+limit=${SANITIZER_TIMEOUT:-90}
 # The plain run compiles ~150 kernels (on every core; one after another, 58 s was too short).
 compile_limit=${SANITIZER_COMPILE_TIMEOUT:-$((2 * limit))}
 cubins=$out/sanitize-cubins.db
