@@ -78,12 +78,12 @@ int tune_main(int argc, char** argv) {
   LogOptions log_options;
   CLI::App app{
       "tune: finds the fastest kernel configuration of a precision class for each problem of a shapes\n"
-      "file on a GPU (or on several of one model at once: --devices). Every candidate is compiled (NVRTC, in worker processes), checked against an\n"
-      "FP64 reference on the same random inputs, and timed in a separate process; every result,\n"
-      "failures included, is kept in the database. A re-run skips what is stored, so an interrupted run\n"
-      "resumes. The results table goes to standard output, then where the run's time went (measuring,\n"
-      "waiting for compiles, compiling) and what the early cut of slow candidates saved; progress, logs\n"
-      "and errors go to standard error.\n" +
+      "file on a GPU (or on several GPUs of one model at once: --devices). Every candidate is compiled\n"
+      "(NVRTC, in worker processes), checked against an FP64 reference on the same random inputs, and\n"
+      "timed in a separate process; every result, failures included, is kept in the database. A re-run\n"
+      "skips what is stored, so an interrupted run resumes. The results table goes to standard output,\n"
+      "then where the run's time went (measuring, waiting for compiles, compiling) and what the early\n"
+      "cut of slow candidates saved; progress, logs and errors go to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
