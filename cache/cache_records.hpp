@@ -85,6 +85,7 @@ struct Measurement {
   std::string error_text;
   std::string measured_at;  // UTC ISO-8601; empty means now
   std::string tuner_run;    // identifies the run that measured it
+  std::optional<int> device_index;  // the CUDA index of the GPU it ran on; unknown before schema 5
 };
 
 // Ask record_measurement to make its measurement the winner of its (GPU, problem).
@@ -141,6 +142,7 @@ struct MeasurementRow {
   std::string error_text;
   std::string measured_at;
   std::string tuner_run;
+  std::optional<int> device_index;
 };
 
 // What has been done for one (GPU, problem), counted in distinct configurations, with one of

@@ -334,11 +334,37 @@ JOIN problems p ON p.id = m.problem_id
 GROUP BY m.gpu_id, m.problem_id;
 )sql";
 
+// Version 5: the device a measurement ran on (its CUDA index), now that one run of `tune
+// --devices` measures on several GPUs of a host at once. Nullable: earlier measurements keep NULL
+// (not recorded). v_measurements is made again with the column.
+constexpr std::string_view kMeasurementDevices = R"sql(
+DROP VIEW v_measurements;
+
+ALTER TABLE measurements ADD COLUMN device_index INTEGER CHECK (device_index IS NULL OR device_index >= 0);
+
+CREATE VIEW v_measurements AS
+SELECT m.id AS measurement_id, m.gpu_id, m.problem_id, m.config_id,
+       g.name AS gpu, g.cc_major, g.cc_minor, g.sm_count,
+       p.layout, p.m, p.n, p.k, p.batch, c.kernel_name, c.family, c.precision, c.params_json,
+       m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,
+       2.0 * p.m * p.n * p.k * p.batch / (m.median_ms * 1e9) AS tflops,
+       CASE WHEN m.status = 'ok' THEN
+         RANK() OVER (PARTITION BY m.gpu_id, m.problem_id, m.status = 'ok' ORDER BY m.median_ms)
+       END AS rank,
+       m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.fp64_error, m.error_text,
+       m.measured_at, m.tuner_run, m.device_index
+FROM measurements m
+JOIN gpus g ON g.id = m.gpu_id
+JOIN problems p ON p.id = m.problem_id
+JOIN configs c ON c.id = m.config_id;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "initial schema", kInitialSchema},
     {2, "precision classes", kPrecisionClasses},
     {3, "compile outcomes", kCompileOutcomes},
     {4, "batched problems", kBatchedProblems, ForeignKeys::OffDuringStep},
+    {5, "measurement devices", kMeasurementDevices},
 };
 
 // Turns foreign-key enforcement off for a step that rebuilds a table others refer to, and back

@@ -26,7 +26,7 @@ constexpr std::string_view kMeasurementQuery =
     "SELECT measurement_id, gpu, cc_major, cc_minor, sm_count, layout, m, n, k, batch,"
     " kernel_name, family, params_json, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,"
     " tflops, rank, repetitions, sm_clock_mhz, max_rel_error, error_text, measured_at, tuner_run,"
-    " precision, fp64_error"
+    " precision, fp64_error, device_index"
     " FROM v_measurements WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR problem_id = ?2)"
     " ORDER BY gpu_id, problem_id, rank IS NULL, rank, measured_at DESC, measurement_id";
 
@@ -54,7 +54,8 @@ std::vector<MeasurementRow> query_measurements(const Connection& connection,
                     .fp64_error = row.column<std::optional<double>>(28),
                     .error_text = row.column<std::string>(24),
                     .measured_at = row.column<std::string>(25),
-                    .tuner_run = row.column<std::string>(26)});
+                    .tuner_run = row.column<std::string>(26),
+                    .device_index = row.column<std::optional<int>>(29)});
   }
   return rows;
 }
@@ -95,14 +96,14 @@ std::int64_t Database::record_measurement(const Measurement& measurement,
   Statement insert = connection_.prepare(
       "INSERT INTO measurements (gpu_id, problem_id, config_id, status, median_ms, min_ms,"
       " max_ms, p10_ms, p90_ms, repetitions, sm_clock_mhz, max_rel_error, error_text,"
-      " measured_at, tuner_run, fp64_error)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING id");
+      " measured_at, tuner_run, fp64_error, device_index)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING id");
   insert.bind_all(measurement.gpu_id, measurement.problem_id, measurement.config_id,
                   to_string(measurement.status), time(&Timing::median_ms),
                   time(&Timing::min_ms), time(&Timing::max_ms), time(&Timing::p10_ms),
                   time(&Timing::p90_ms), measurement.repetitions, measurement.sm_clock_mhz,
                   measurement.max_rel_error, measurement.error_text, measured_at,
-                  measurement.tuner_run, measurement.fp64_error);
+                  measurement.tuner_run, measurement.fp64_error, measurement.device_index);
   const auto id = insert.single_value<std::int64_t>();
 
   if (winner) offer_winner(connection_, id, *winner);

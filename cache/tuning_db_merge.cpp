@@ -72,10 +72,10 @@ void merge_one(const Connection& connection, const std::string& src, MergeCounts
   counts.measurements += run(connection,
       "INSERT INTO main.measurements (gpu_id, problem_id, config_id, status, median_ms, min_ms,"
       " max_ms, p10_ms, p90_ms, repetitions, sm_clock_mhz, max_rel_error, fp64_error, error_text,"
-      " measured_at, tuner_run)"
+      " measured_at, tuner_run, device_index)"
       " SELECT g.id, p.id, c.id, m.status, m.median_ms, m.min_ms, m.max_ms, m.p10_ms, m.p90_ms,"
       " m.repetitions, m.sm_clock_mhz, m.max_rel_error, m.fp64_error, m.error_text, m.measured_at,"
-      " m.tuner_run"
+      " m.tuner_run, m.device_index"
       " FROM " + src + ".measurements m" + target_ids_join(src, "m") +
       " WHERE NOT EXISTS (SELECT 1 FROM main.measurements x WHERE x.gpu_id = g.id"
       " AND x.problem_id = p.id AND x.config_id = c.id AND x.measured_at = m.measured_at)"

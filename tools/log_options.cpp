@@ -15,7 +15,8 @@ void add_log_options(CLI::App& app, LogOptions& options) {
 }
 
 void start_logging(std::string_view tool, const LogOptions& options) {
-  spdlog::set_default_logger(spdlog::stderr_color_st(std::string(tool)));
+  // Thread-safe: tune --devices logs from a thread a GPU.
+  spdlog::set_default_logger(spdlog::stderr_color_mt(std::string(tool)));
   spdlog::set_pattern("%n: %^%l%$: %v");
   spdlog::set_level(options.verbose ? spdlog::level::debug
                     : options.quiet ? spdlog::level::warn

@@ -35,39 +35,67 @@ std::optional<std::string> ProgressLines::line(const tuner::Progress& p, Clock::
   problem_ = p.problem;
   tenth_ = tenth;
   last_line_ = now;
-  std::string line = "[" + std::to_string(p.problem_index + 1) + "/" + std::to_string(p.problem_count) + "] " +
-                     p.problem + ": " + std::to_string(p.done) + "/" + std::to_string(p.planned) + " candidates";
+  std::string line = (p.measurers > 1 ? "GPU " + std::to_string(p.device) + ": " : std::string()) + "[" +
+                     std::to_string(p.problem_index + 1) + "/" + std::to_string(p.problem_count) + "] " + p.problem +
+                     ": " + std::to_string(p.done) + "/" + std::to_string(p.planned) + " candidates";
   if (p.done < p.planned) line += ", " + eta_text(p);
   return line;
+}
+
+std::string devices_status(const std::vector<std::optional<tuner::Progress>>& latest) {
+  std::string text;
+  for (const std::optional<tuner::Progress>& p : latest) {
+    if (!p) continue;
+    text += (text.empty() ? "" : " | ") + std::string("GPU ") + std::to_string(p->device) + " [" +
+            std::to_string(p->problem_index + 1) + "/" + std::to_string(p->problem_count) + "] " + p->problem + " " +
+            std::to_string(p->done) + "/" + std::to_string(p->planned);
+  }
+  return text;
 }
 
 ProgressPrinter::ProgressPrinter(bool quiet) : terminal_(::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
 
 void ProgressPrinter::operator()(const tuner::Progress& p) {
   if (quiet_) return;
+  const auto now = ProgressLines::Clock::now();
+  if (terminal_) {
+    // Calls that only mark time passing may come in a tight loop: a few redraws a second are enough.
+    if (p.message.empty() && now - last_drawn_ < std::chrono::milliseconds(250)) return;
+    last_drawn_ = now;
+    if (p.measurers > 1) {
+      draw_devices(p);
+    } else {
+      draw_bar(p);
+    }
+    return;
+  }
+  if (!p.message.empty()) spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
+  if (lines_.size() < p.measurers) lines_.resize(p.measurers);
+  if (auto line = lines_[p.measurer].line(p, now)) spdlog::info("{}", *line);
+}
+
+void ProgressPrinter::draw_bar(const tuner::Progress& p) {
   if (p.problem != problem_) {
     finish();
     problem_ = p.problem;
     last_message_.clear();
   }
   if (!p.message.empty()) last_message_ = p.message;
-  const auto now = ProgressLines::Clock::now();
-  if (terminal_) {
-    // Calls that only mark time passing may come in a tight loop: a few redraws a second are enough.
-    if (p.message.empty() && now - last_drawn_ < std::chrono::milliseconds(250)) return;
-    last_drawn_ = now;
-    constexpr int kWidth = 30;
-    const int filled = p.planned ? static_cast<int>(kWidth * std::min(1.0, double(p.done) / double(p.planned))) : 0;
-    std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  %-34s %.60s\033[K", p.problem_index + 1,
-                 p.problem_count, p.problem.c_str(), std::string(filled, '#').c_str(),
-                 std::string(kWidth - filled, ' ').c_str(), p.done, p.planned, eta_text(p).c_str(),
-                 last_message_.c_str());
-    std::fflush(stderr);
-    mid_line_ = true;
-    return;
-  }
-  if (!p.message.empty()) spdlog::debug("{} {}/{}: {}", p.problem, p.done, p.planned, p.message);
-  if (auto line = lines_.line(p, now)) spdlog::info("{}", *line);
+  constexpr int kWidth = 30;
+  const int filled = p.planned ? static_cast<int>(kWidth * std::min(1.0, double(p.done) / double(p.planned))) : 0;
+  std::fprintf(stderr, "\r[%zu/%zu] %-22s [%s%s] %zu/%zu  %-34s %.60s\033[K", p.problem_index + 1, p.problem_count,
+               p.problem.c_str(), std::string(filled, '#').c_str(), std::string(kWidth - filled, ' ').c_str(), p.done,
+               p.planned, eta_text(p).c_str(), last_message_.c_str());
+  std::fflush(stderr);
+  mid_line_ = true;
+}
+
+void ProgressPrinter::draw_devices(const tuner::Progress& p) {
+  if (latest_.size() < p.measurers) latest_.resize(p.measurers);
+  latest_[p.measurer] = p;
+  std::fprintf(stderr, "\r%s\033[K", devices_status(latest_).c_str());
+  std::fflush(stderr);
+  mid_line_ = true;
 }
 
 void ProgressPrinter::finish() {

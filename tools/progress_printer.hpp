@@ -2,11 +2,14 @@
 // redrawn in place on a terminal; elsewhere (a log file, CI) plain log lines, one as a problem
 // starts, one at each tenth of it and one at least every 15 s, so that a long run still shows
 // it is moving (a line only at each tenth left a 38,993-candidate dry run silent for 18 minutes).
+// A run on several GPUs (--devices) shows each GPU's problem: on a terminal one line with a
+// part a GPU, elsewhere the lines of each GPU, each saying which.
 #pragma once
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tuning_run.hpp"
 
@@ -26,9 +29,10 @@ class ProgressLines {
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::seconds kAtLeastEvery{15};
 
-  // The line for `p` at `now` ("[1/3] nn:4096x4096x4096: 12/300 candidates, ETA ..."), or nullopt
-  // when none is due: the first of a problem, a tenth of it crossed, the last candidate done, or
-  // kAtLeastEvery since the last line.
+  // The line for `p` at `now` ("[1/3] nn:4096x4096x4096: 12/300 candidates, ETA ..."; "GPU 1: "
+  // first where the run has several), or nullopt when none is due: the first of a problem, a
+  // tenth of it crossed, the last candidate done, or kAtLeastEvery since the last line. One
+  // ProgressLines follows one measuring process.
   std::optional<std::string> line(const tuner::Progress& p, Clock::time_point now);
 
  private:
@@ -36,6 +40,10 @@ class ProgressLines {
   int tenth_ = -1;
   Clock::time_point last_line_;
 };
+
+// The terminal's line for a run on several GPUs, from the latest progress of each measuring
+// process (none yet: left out): "GPU 0 [2/9] nn:4096x4096x4096 12/300 | GPU 1 [3/9] tn:64x64x64 40/60".
+std::string devices_status(const std::vector<std::optional<tuner::Progress>>& latest);
 
 class ProgressPrinter {
  public:
@@ -46,13 +54,17 @@ class ProgressPrinter {
   void finish();
 
  private:
+  void draw_bar(const tuner::Progress& p);      // one GPU: its problem's bar, redrawn in place
+  void draw_devices(const tuner::Progress& p);  // several: devices_status, redrawn in place
+
   bool terminal_;
   bool quiet_;
   bool mid_line_ = false;  // a bar is drawn and its line not ended
   std::string problem_;
   std::string last_message_;  // what the bar shows while no candidate ends
   ProgressLines::Clock::time_point last_drawn_;
-  ProgressLines lines_;
+  std::vector<ProgressLines> lines_;                 // one a measuring process
+  std::vector<std::optional<tuner::Progress>> latest_;  // a run on several GPUs: each one's last
 };
 
 }  // namespace gemmtune

@@ -78,12 +78,12 @@ int tune_main(int argc, char** argv) {
   LogOptions log_options;
   CLI::App app{
       "tune: finds the fastest kernel configuration of a precision class for each problem of a shapes\n"
-      "file on one GPU. Every candidate is compiled (NVRTC, in worker processes), checked against an\n"
-      "FP64 reference on the same random inputs, and timed in a separate process; every result,\n"
-      "failures included, is kept in the database. A re-run skips what is stored, so an interrupted run\n"
-      "resumes. The results table goes to standard output, then where the run's time went (measuring,\n"
-      "waiting for compiles, compiling) and what the early cut of slow candidates saved; progress, logs\n"
-      "and errors go to standard error.\n" +
+      "file on a GPU (or on several GPUs of one model at once: --devices). Every candidate is compiled\n"
+      "(NVRTC, in worker processes), checked against an FP64 reference on the same random inputs, and\n"
+      "timed in a separate process; every result, failures included, is kept in the database. A re-run\n"
+      "skips what is stored, so an interrupted run resumes. The results table goes to standard output,\n"
+      "then where the run's time went (measuring, waiting for compiles, compiling) and what the early\n"
+      "cut of slow candidates saved; progress, logs and errors go to standard error.\n" +
       exit_codes_help("flags, shapes file, database, no matching GPU", "a CUDA error or another failure of the run")};
   app.name("tune");  // "Usage: tune ...", not the path it was run by
   prefix_parse_errors(app, "tune");
@@ -93,8 +93,9 @@ int tune_main(int argc, char** argv) {
   std::string devices_text;
   app.add_option("--devices", devices_text,
                  "Which of the GPUs that match --gpu to measure on: 'all' or their indices (0,1,3; as "
-                 "CUDA numbers them); all must be of one model. One GPU a run for now (several: run a shard on "
-                 "each). Default: the first that matches");
+                 "CUDA numbers them); all must be of one model. With several, each has its measuring process "
+                 "and takes the next problem when it is free (one compile pool, one database); the report says "
+                 "which GPU tuned each problem. Default: the first that matches");
   app.add_option("--shapes", shapes_path, "Shapes file: one 'M N K [nn|nt|tn|tt] [bBATCH]' a line (bBATCH: a strided batch), # comments; - for standard input")
       ->required();
   app.add_option("--db", options.db_path, "SQLite database to create or extend")->capture_default_str();
@@ -168,7 +169,9 @@ int tune_main(int argc, char** argv) {
     options.precision = parse_precision(precision_text);
     if (!devices_text.empty()) {
       if (options.dry_run) throw CLI::ValidationError("--devices", "is for measuring; --dry-run uses no GPU");
-      options.devices = tuner::parse_devices(devices_text);
+      const bool may_repeat = tuner::process_environment(tuner::kDevicesMayRepeatVariable) == "1";  // a test hook
+      options.devices =
+          tuner::parse_devices(devices_text, may_repeat ? tuner::DeviceRepeats::Allowed : tuner::DeviceRepeats::Refused);
     }
     if (!shard_text.empty()) {
       shard = tuner::parse_shard(shard_text);

@@ -41,6 +41,20 @@ ProblemFigures figures(const tuner::ProblemReport& p) {
 
 double per_second(std::size_t count, double seconds) { return count / std::max(seconds, 1e-9); }
 
+// A run that measured on several GPUs (--devices) says which tuned each problem, and how many
+// each tuned; one on a single GPU reads as it always has.
+bool on_several_gpus(const tuner::RunReport& run) { return run.devices.size() > 1; }
+
+// "GPU 0 (NVIDIA H200): 5 problem(s), 312.4 s of tuning; GPU 1 (NVIDIA H200): 4 problem(s), ..."
+std::string device_shares_text(const tuner::RunReport& run) {
+  std::string text;
+  for (const tuner::DeviceShare& share : run.devices) {
+    text += (text.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(share.index) + " (" + share.name +
+            "): " + std::to_string(share.problems) + " problem(s), " + fixed(share.seconds, 1) + " s of tuning";
+  }
+  return text;
+}
+
 // "; 12 known to fail or spill, not compiled again", or nothing.
 std::string known_failures_text(const tuner::RunReport& run) {
   if (run.compiles_avoided == 0) return {};
@@ -51,8 +65,11 @@ std::string known_failures_text(const tuner::RunReport& run) {
 void write_time_split(std::ostream& out, const tuner::RunReport& run) {
   const double wall = std::max(run.wall_seconds, 1e-9);
   const double worker_time = std::max(1, run.compile_workers) * wall;
-  out << "time: measuring " << fixed(run.measuring_seconds, 1) << " s (the measuring process idle "
-      << fixed(100 * std::max(0.0, 1 - run.measuring_seconds / wall), 0) << "% of the run), waiting for compiles "
+  const std::size_t measurers = std::max<std::size_t>(1, run.devices.size());
+  const std::string measuring_processes =
+      measurers == 1 ? "the measuring process" : "the " + std::to_string(measurers) + " measuring processes";
+  out << "time: measuring " << fixed(run.measuring_seconds, 1) << " s (" << measuring_processes << " idle "
+      << fixed(100 * std::max(0.0, 1 - run.measuring_seconds / (measurers * wall)), 0) << "% of the run), waiting for compiles "
       << fixed(run.waiting_for_compiles_seconds, 1) << " s, compiling " << fixed(run.compile_worker_seconds, 1)
       << " s of worker time (the workers busy " << fixed(100 * run.compile_worker_seconds / worker_time, 0)
       << "% of the run)\n";
@@ -82,20 +99,27 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
   }
   out << "precision " << precision_name(options.precision) << ": winners among the families it admits, cuBLAS timed as "
       << cublas_compute_name(options.precision) << "; error: normwise, against FP64 (alpha A B + beta C)\n\n";
-  TextTable table({"problem", "winner", "class", "ms", "TFLOPS", "error", "cuBLAS ms", "cuBLAS TFLOPS",
-                   "speed-up vs cuBLAS", "tuning s", "candidates (measured/resumed/failed of space)"});
+  std::vector<TextTable::Column> columns{"problem", "winner", "class", "ms", "TFLOPS", "error", "cuBLAS ms",
+                                         "cuBLAS TFLOPS", "speed-up vs cuBLAS", "tuning s",
+                                         "candidates (measured/resumed/failed of space)"};
+  if (on_several_gpus(run)) columns.insert(columns.begin() + 1, "GPU");
+  TextTable table(std::move(columns));
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
-    table.add_row({to_string(p.problem), p.winner ? p.winner->kernel_name : "(none: every candidate failed)",
-                   p.winner ? p.winner->kernel_precision : "-", f.ms ? fixed(*f.ms, 4) : "-",
-                   f.tflops ? fixed(*f.tflops, 2) : "-",
-                   p.winner && p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-", f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-",
-                   f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-", f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
-                   std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) +
-                       " of " + std::to_string(p.space) +
-                       (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "")});
+    std::vector<std::string> row{
+        to_string(p.problem), p.winner ? p.winner->kernel_name : "(none: every candidate failed)",
+        p.winner ? p.winner->kernel_precision : "-", f.ms ? fixed(*f.ms, 4) : "-", f.tflops ? fixed(*f.tflops, 2) : "-",
+        p.winner && p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-",
+        f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-", f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-",
+        f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
+        std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) + " of " +
+            std::to_string(p.space) +
+            (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "")};
+    if (on_several_gpus(run)) row.insert(row.begin() + 1, std::to_string(p.device_index));
+    table.add_row(std::move(row));
   }
   table.print_markdown(out);
+  if (on_several_gpus(run)) out << "\nper GPU: " << device_shares_text(run) << "\n";
   out << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
       << run.cubins_reused << " reused from the database; " << run.worker_restarts
       << " measuring-process restart(s); total " << fixed(run.wall_seconds, 1) << " s ("
@@ -106,18 +130,23 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
 
 // One row a problem (a dry run's: its space alone, nothing being measured).
 void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precision) {
-  TextTable table({"problem", "layout", "m", "n", "k", "batch", "precision", "winner", "winner_precision", "ms", "tflops",
-                   "fp64_error", "cublas_ms", "cublas_tflops", "speedup", "tuning_s", "measured", "resumed", "failed",
-                   "space"});
+  std::vector<TextTable::Column> columns{"problem", "layout", "m", "n", "k", "batch", "precision", "winner",
+                                         "winner_precision", "ms", "tflops", "fp64_error", "cublas_ms", "cublas_tflops",
+                                         "speedup", "tuning_s", "measured", "resumed", "failed", "space"};
+  if (on_several_gpus(run)) columns.emplace_back("device");
+  TextTable table(std::move(columns));
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
-    table.add_row({to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
-                   std::to_string(p.problem.N), std::to_string(p.problem.K), std::to_string(p.problem.batch),
-                   std::string(precision_name(precision)),
-                   p.winner ? p.winner->kernel_name : "", p.winner ? p.winner->kernel_precision : "", csv_number(f.ms),
-                   csv_number(f.tflops), csv_number(p.winner ? p.winner->fp64_error : std::nullopt), csv_number(f.cublas_ms),
-                   csv_number(f.cublas_tflops), csv_number(f.speedup), csv_number(p.seconds), std::to_string(p.measured),
-                   std::to_string(p.resumed), std::to_string(p.failed), std::to_string(p.space)});
+    std::vector<std::string> row{
+        to_string(p.problem), std::string(layout_name(p.problem.layout)), std::to_string(p.problem.M),
+        std::to_string(p.problem.N), std::to_string(p.problem.K), std::to_string(p.problem.batch),
+        std::string(precision_name(precision)), p.winner ? p.winner->kernel_name : "",
+        p.winner ? p.winner->kernel_precision : "", csv_number(f.ms), csv_number(f.tflops),
+        csv_number(p.winner ? p.winner->fp64_error : std::nullopt), csv_number(f.cublas_ms), csv_number(f.cublas_tflops),
+        csv_number(f.speedup), csv_number(p.seconds), std::to_string(p.measured), std::to_string(p.resumed),
+        std::to_string(p.failed), std::to_string(p.space)};
+    if (on_several_gpus(run)) row.push_back(std::to_string(p.device_index));
+    table.add_row(std::move(row));
   }
   table.print_csv(out);
 }
@@ -146,8 +175,9 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"failed", p.failed},
                         {"space", p.space},
                         {"pruned", p.pruned}});
+    if (on_several_gpus(run)) problems.back()["device"] = p.device_index;
   }
-  const json report = {{"gpu", run.gpu_name},
+  json report = {{"gpu", run.gpu_name},
                        {"date", utc_date_time()},
                        {"commit", build_commit()},
                        {"dry_run", options.dry_run},
@@ -168,6 +198,14 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                        {"timings_extended", run.timings_extended},
                        {"timing_saved_s", run.timing_seconds_saved},
                        {"wall_s", run.wall_seconds}};
+  if (on_several_gpus(run)) {
+    auto devices = json::array();
+    for (const tuner::DeviceShare& share : run.devices) {
+      devices.push_back({{"index", share.index}, {"name", share.name}, {"problems", share.problems},
+                         {"tuning_s", share.seconds}});
+    }
+    report["devices"] = devices;
+  }
   out << report.dump(2) << '\n';
 }
 

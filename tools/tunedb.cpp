@@ -330,7 +330,7 @@ int binaries_command(const std::string& db_path, const BinaryFilter& filter) {
 void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
   out << "gpu,cc_major,cc_minor,sm_count,layout,m,n,k,batch,kernel_name,family,precision,params_json,status,"
          "median_ms,min_ms,max_ms,p10_ms,p90_ms,tflops,rank,repetitions,sm_clock_mhz,"
-         "max_rel_error,fp64_error,error_text,measured_at,tuner_run\n";
+         "max_rel_error,fp64_error,error_text,measured_at,tuner_run,device_index\n";
   for (const MeasurementRow& row : rows) {
     const auto& t = row.timing;
     auto time = [&](double Timing::*field) { return t ? std::optional((*t).*field) : std::nullopt; };
@@ -344,7 +344,8 @@ void write_csv(std::ostream& out, const std::vector<MeasurementRow>& rows) {
         gemmtune::csv_number(time(&Timing::p90_ms)), gemmtune::csv_number(row.tflops),
         row.rank ? std::to_string(*row.rank) : "", std::to_string(row.repetitions),
         row.sm_clock_mhz ? std::to_string(*row.sm_clock_mhz) : "",
-        gemmtune::csv_number(row.max_rel_error), gemmtune::csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run};
+        gemmtune::csv_number(row.max_rel_error), gemmtune::csv_number(row.fp64_error), row.error_text, row.measured_at, row.tuner_run,
+        row.device_index ? std::to_string(*row.device_index) : ""};
     for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
     out << '\n';
   }
@@ -374,7 +375,8 @@ void write_json(std::ostream& out, const std::vector<MeasurementRow>& rows) {
                    {"fp64_error", gemmtune::json_or_null(row.fp64_error)},
                    {"error_text", row.error_text},
                    {"measured_at", row.measured_at},
-                   {"tuner_run", row.tuner_run}});
+                   {"tuner_run", row.tuner_run},
+                   {"device_index", gemmtune::json_or_null(row.device_index)}});
   }
   out << all.dump(2) << '\n';
 }

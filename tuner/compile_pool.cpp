@@ -76,6 +76,14 @@ std::size_t CompilePool::in_flight() const {
   return count;
 }
 
+std::vector<int> CompilePool::busy_pipes() const {
+  std::vector<int> pipes;
+  for (const Slot& slot : slots_) {
+    if (slot.job) pipes.push_back(slot.process->channel().read_fd());
+  }
+  return pipes;
+}
+
 void CompilePool::submit(const KernelConfig& config) {
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];

@@ -22,6 +22,7 @@ struct CompileOutcome {
   std::string error;                       // why it failed: NVRTC's message and log
   bool worker_died = false;                // it failed because the worker died, not NVRTC
   double seconds = 0;                      // wall time in the worker
+  bool joined = false;  // compiled at another owner's request (shared_compile_pool.hpp): its time counted there
 };
 
 class CompilePool {
@@ -38,6 +39,10 @@ class CompilePool {
   // Waits up to `wait` for at least one compilation to finish and returns all that have. A
   // worker that dies mid-compile yields a failed outcome and is replaced.
   std::vector<CompileOutcome> collect(std::chrono::milliseconds wait);
+  // The pipes of the busy workers, each readable once its compile has ended (or its worker
+  // died): for a caller that waits on them without holding the pool (shared_compile_pool.hpp),
+  // then collects.
+  std::vector<int> busy_pipes() const;
 
   std::size_t compiled_count() const { return compiled_count_; }
 

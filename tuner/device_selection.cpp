@@ -22,7 +22,7 @@ std::string model_of(const DeviceInfo& device) {
 
 }  // namespace
 
-DeviceRequest parse_devices(std::string_view text) {
+DeviceRequest parse_devices(std::string_view text, DeviceRepeats repeats) {
   DeviceRequest request;
   request.text = std::string(text.substr(0, 40));
   const std::string quoted = "--devices '" + request.text + "'";
@@ -41,7 +41,7 @@ DeviceRequest parse_devices(std::string_view text) {
       throw std::invalid_argument(quoted + ": device " + std::to_string(index) + " is above " +
                                   std::to_string(kMaxDeviceIndex));
     }
-    if (std::count(request.indices.begin(), request.indices.end(), index) > 0) {
+    if (repeats == DeviceRepeats::Refused && std::count(request.indices.begin(), request.indices.end(), index) > 0) {
       throw std::invalid_argument(quoted + ": device " + std::to_string(index) + " is named twice");
     }
     request.indices.push_back(index);

@@ -23,9 +23,16 @@ struct DeviceRequest {
   bool operator==(const DeviceRequest&) const = default;
 };
 
-// "all" or "0,1,3" (device indices as CUDA numbers them, each once). Throws
-// std::invalid_argument naming what is wrong ("--devices '1,x': ...").
-DeviceRequest parse_devices(std::string_view text);
+// Whether a GPU may be named more than once. Only as a test hook: with the environment variable
+// GEMMTUNE_TEST_DEVICES_MAY_REPEAT=1, tune lets `--devices 0,0` through, so that a host with one
+// GPU runs the code of several (two measuring processes sharing GPU 0:
+// tests/reliability/test_devices_gpu.cpp). Timings taken so are disturbed by each other.
+enum class DeviceRepeats { Refused, Allowed };
+inline constexpr const char* kDevicesMayRepeatVariable = "GEMMTUNE_TEST_DEVICES_MAY_REPEAT";
+
+// "all" or "0,1,3" (device indices as CUDA numbers them, each once unless `repeats` allows
+// more). Throws std::invalid_argument naming what is wrong ("--devices '1,x': ...").
+DeviceRequest parse_devices(std::string_view text, DeviceRepeats repeats = DeviceRepeats::Refused);
 
 // Whether a device's name matches --gpu: contains it, case-insensitive; "any" matches every one.
 bool matches_gpu(const DeviceInfo& device, const std::string& wanted);

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
 #include "binary_store.hpp"
 #include "compile_claims.hpp"
-#include "compile_pool.hpp"
 #include "compile_records.hpp"
 #include "cost_model.hpp"
 #include "device.hpp"
@@ -20,9 +20,11 @@
 #include "kernel_name.hpp"
 #include "make_strategy.hpp"
 #include "measure_worker.hpp"
+#include "problem_queue.hpp"
 #include "problem_rows.hpp"
 #include "search_setup.hpp"
 #include "search_space.hpp"
+#include "shared_compile_pool.hpp"
 #include "spill_limit.hpp"
 #include "tuning_db.hpp"
 
@@ -47,7 +49,8 @@ std::string new_run_id() { return "tune-" + cache::now_utc_iso8601(); }
 
 class ProblemTuner {
  public:
-  ProblemTuner(const TuneOptions& options, cache::Database& db, MeasureWorker& measurer, CompilePool& pool,
+  // `run` takes this tuner's counters (a RunReport of its own where several tune side by side).
+  ProblemTuner(const TuneOptions& options, cache::Database& db, MeasureWorker& measurer, CompileClient pool,
                const DeviceInfo& device, std::int64_t gpu_id, const cache::GpuKey& gpu_key, std::string run_id,
                RunReport& run)
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
@@ -59,6 +62,7 @@ class ProblemTuner {
     const auto started = SteadyClock::now();
     ProblemReport report;
     report.problem = problem;
+    report.device_index = device_.index;
     const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
     auto measuring_started = SteadyClock::now();
     const TimingStats cublas = measurer_.set_problem(problem, options_.precision);
@@ -157,7 +161,7 @@ class ProblemTuner {
           pool_.collect(ready.empty() ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0));
       if (ready.empty()) run_.waiting_for_compiles_seconds += seconds_since(collecting_started);
       for (CompileOutcome& outcome : outcomes) {
-        run_.compile_worker_seconds += outcome.seconds;
+        if (!outcome.joined) run_.compile_worker_seconds += outcome.seconds;
         records_.record(outcome);
         if (outcome.compiled) {
           db_.store_binary(to_binary(*outcome.compiled));
@@ -250,6 +254,7 @@ class ProblemTuner {
     measurement.fp64_error = result.fp64_error;
     measurement.error_text = result.error_text;
     measurement.tuner_run = run_id_;
+    measurement.device_index = device_.index;
     std::optional<cache::WinnerUpdate> winner;
     if (result.status == cache::Status::Ok) winner = winner_update(cublas_ms, replace_winner);
     db_.record_measurement(measurement, winner);
@@ -258,7 +263,7 @@ class ProblemTuner {
   const TuneOptions& options_;
   cache::Database& db_;
   MeasureWorker& measurer_;
-  CompilePool& pool_;
+  CompileClient pool_;
   const DeviceInfo& device_;
   std::int64_t gpu_id_;
   cache::GpuKey gpu_key_;
@@ -267,22 +272,33 @@ class ProblemTuner {
   CompileRecords records_;
 };
 
-// The GPU to measure on: the first that matches --gpu, or the one --devices names.
-DeviceInfo choose_device(const std::vector<DeviceInfo>& visible, const TuneOptions& options) {
-  if (!options.devices) {
-    for (const DeviceInfo& device : visible) {
-      if (matches_gpu(device, options.gpu)) return device;
-    }
-    throw InputError("no visible GPU matches --gpu '" + options.gpu + "' (visible: " + describe_devices(visible) + ")");
+// The GPUs to measure on: the first that matches --gpu, or those --devices names.
+std::vector<DeviceInfo> choose_devices(const std::vector<DeviceInfo>& visible, const TuneOptions& options) {
+  if (options.devices) return select_devices(visible, *options.devices, options.gpu);
+  for (const DeviceInfo& device : visible) {
+    if (matches_gpu(device, options.gpu)) return {device};
   }
-  const std::vector<DeviceInfo> chosen = select_devices(visible, *options.devices, options.gpu);
-  if (chosen.size() > 1) {
-    throw InputError("--devices " + options.devices->text + " names " + std::to_string(chosen.size()) + " GPUs (" +
-                     describe_devices(chosen) + "); one run measures on one GPU for now: run one tune a GPU, each "
-                     "with its shard (--devices 0 --shard 1/2, --devices 1 --shard 2/2, each with its own --db), "
-                     "then tunedb merge");
-  }
-  return chosen.front();
+  throw InputError("no visible GPU matches --gpu '" + options.gpu + "' (visible: " + describe_devices(visible) + ")");
+}
+
+// ", GPUs 0, 1" for several; nothing for one (the log line of one GPU stays as it was).
+std::string several_gpus_text(const std::vector<DeviceInfo>& devices) {
+  if (devices.size() < 2) return {};
+  std::string text = ", GPUs ";
+  for (std::size_t i = 0; i < devices.size(); ++i) text += (i ? ", " : "") + std::to_string(devices[i].index);
+  return text + ",";
+}
+
+// Adds what one measuring process's tuner counted to the run's figures.
+void add_counts(RunReport& run, const RunReport& part) {
+  run.cubins_reused += part.cubins_reused;
+  run.compiles_avoided += part.compiles_avoided;
+  run.measuring_seconds += part.measuring_seconds;
+  run.waiting_for_compiles_seconds += part.waiting_for_compiles_seconds;
+  run.compile_worker_seconds += part.compile_worker_seconds;
+  run.timings_cut += part.timings_cut;
+  run.timings_extended += part.timings_extended;
+  run.timing_seconds_saved += part.timing_seconds_saved;
 }
 
 }  // namespace
@@ -298,45 +314,72 @@ cache::Database open_tuning_database(const std::string& path, cache::OpenMode mo
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems, const ProgressCallback& progress) {
   const auto started = SteadyClock::now();
   RunReport run;
-  // Workers are forked before anything else touches CUDA: the parent never does.
-  MeasureWorker measurer(options.timing);
-  const DeviceInfo device = choose_device(measurer.devices(), options);
-  measurer.select_device(device.index);
+  // Workers are forked before anything else touches CUDA (the parent never does) and before any
+  // thread starts; the first measuring process lists the devices. One measuring process a GPU.
+  std::vector<std::unique_ptr<MeasureWorker>> measurers;
+  measurers.push_back(std::make_unique<MeasureWorker>(options.timing));
+  const std::vector<DeviceInfo> devices = choose_devices(measurers.front()->devices(), options);
+  while (measurers.size() < devices.size()) measurers.push_back(std::make_unique<MeasureWorker>(options.timing));
+  for (std::size_t slot = 0; slot < devices.size(); ++slot) measurers[slot]->select_device(devices[slot].index);
+  const DeviceInfo& device = devices.front();  // of the one model the run tunes for
   run.gpu_name = device.name;
   // A named family this GPU cannot run is the user's mistake: said before anything is stored.
   require_families_run_on(options.families, device.arch());
   require_families_admitted(options.families, options.precision);
-  CompilePool pool(options.jobs, device.arch());
-  cache::Database db = open_tuning_database(options.db_path, cache::OpenMode::ReadWrite);
+  SharedCompilePool pool(options.jobs, device.arch(), devices.size());
+  // A connection for each measuring thread (the writers wait for one another: busy timeout).
+  std::vector<cache::Database> connections;
+  connections.push_back(open_tuning_database(options.db_path, cache::OpenMode::ReadWrite));
+  while (connections.size() < devices.size()) {
+    connections.push_back(open_tuning_database(options.db_path, cache::OpenMode::ReadWrite));
+  }
   const cache::GpuKey gpu_key{device.name, device.cc_major, device.cc_minor, device.sm_count};
-  const std::int64_t gpu_id = db.upsert_gpu(cache::GpuInfo{gpu_key, cuda_version_string(device.driver_version),
-                                                           cuda_version_string(device.runtime_version), nvrtc_version()});
-  spdlog::info("tuning {} problem(s) on {} ({}, {} SMs) for precision {} into {}; strategy {}, {} compile worker(s)",
-               problems.size(), device.name, device.arch(), device.sm_count, precision_name(options.precision),
-               options.db_path, options.strategy, pool.workers());
-  ProblemTuner tuner(options, db, measurer, pool, device, gpu_id, gpu_key, new_run_id(), run);
-  for (std::size_t i = 0; i < problems.size(); ++i) {
+  const std::int64_t gpu_id = connections.front().upsert_gpu(cache::GpuInfo{
+      gpu_key, cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version), nvrtc_version()});
+  spdlog::info("tuning {} problem(s) on {} ({}, {} SMs){} for precision {} into {}; strategy {}, {} compile worker(s)",
+               problems.size(), device.name, device.arch(), device.sm_count, several_gpus_text(devices),
+               precision_name(options.precision), options.db_path, options.strategy, pool.workers());
+  const std::string run_id = new_run_id();
+  std::vector<RunReport> counts(devices.size());  // each tuner's own, summed below
+  std::vector<std::unique_ptr<ProblemTuner>> tuners;
+  for (std::size_t slot = 0; slot < devices.size(); ++slot) {
+    tuners.push_back(std::make_unique<ProblemTuner>(options, connections[slot], *measurers[slot],
+                                                    CompileClient(pool, slot), devices[slot], gpu_id, gpu_key, run_id,
+                                                    counts[slot]));
+    run.devices.push_back(DeviceShare{devices[slot].index, devices[slot].name});
+  }
+  const bool several = devices.size() > 1;
+  std::vector<std::optional<ProblemReport>> reports(problems.size());
+  std::mutex progress_mutex;
+  auto tune_one = [&](std::size_t slot, std::size_t i) {
     const Problem& problem = problems[i];
     const auto problem_started = SteadyClock::now();
     auto tick = [&](std::size_t done, std::size_t planned, std::size_t resumed, const std::string& message) {
-      if (progress) {
-        progress(Progress{i, problems.size(), to_string(problem), done, planned, resumed,
-                          seconds_since(problem_started), message});
-      }
+      if (!progress) return;
+      const std::lock_guard lock(progress_mutex);
+      progress(Progress{i, problems.size(), to_string(problem), done, planned, resumed, seconds_since(problem_started),
+                        message, devices[slot].index, slot, devices.size()});
     };
-    run.problems.push_back(tuner.tune(problem, tick));
-    const ProblemReport& done = run.problems.back();
+    ProblemReport done = tuners[slot]->tune(problem, tick);
+    const std::string where = several ? " on GPU " + std::to_string(devices[slot].index) : "";
     if (done.winner) {  // logged as each problem ends, so a run cut short still shows its results
-      spdlog::info("{}: winner {} {:.4f} ms, cuBLAS {:.4f} ms ({:.3f}x), {:.1f} s", to_string(problem),
+      spdlog::info("{}: winner {} {:.4f} ms, cuBLAS {:.4f} ms ({:.3f}x), {:.1f} s{}", to_string(problem),
                    done.winner->kernel_name, done.winner->median_ms, done.cublas_ms,
-                   done.cublas_ms / done.winner->median_ms, done.seconds);
+                   done.cublas_ms / done.winner->median_ms, done.seconds, where);
     } else {
-      spdlog::warn("{}: no candidate succeeded ({} failed), {:.1f} s", to_string(problem), done.failed, done.seconds);
+      spdlog::warn("{}: no candidate succeeded ({} failed), {:.1f} s{}", to_string(problem), done.failed, done.seconds,
+                   where);
     }
-  }
+    ++run.devices[slot].problems;  // each slot's own entry, written by its thread alone
+    run.devices[slot].seconds += done.seconds;
+    reports[i] = std::move(done);
+  };
+  share_problems(problems.size(), devices.size(), tune_one, [&](std::size_t slot) { pool.leave(slot); });
+  for (std::optional<ProblemReport>& report : reports) run.problems.push_back(std::move(*report));
+  for (const RunReport& part : counts) add_counts(run, part);
+  for (const auto& measurer : measurers) run.worker_restarts += measurer->restarts();
   run.cubins_compiled = pool.compiled_count();
   run.compile_workers = pool.workers();
-  run.worker_restarts = measurer.restarts();
   run.wall_seconds = seconds_since(started);
   return run;
 }

@@ -2,6 +2,10 @@
 // worker processes compiles them, a measuring process checks each against cuBLAS and times it,
 // and every result (failures too) lands in the database in its own transaction. A re-run skips
 // what is stored, so an interrupted run resumes and loses at most the candidate in flight.
+// With several GPUs (--devices), each has its measuring process and a thread that drives it,
+// taking the run's problems one at a time from a shared queue (problem_queue.hpp); the compile
+// pool is shared among them (shared_compile_pool.hpp) and each thread writes through its own
+// connection to the one database.
 #pragma once
 
 #include <cstddef>
@@ -50,11 +54,21 @@ struct ProblemReport {
   std::size_t failed = 0;         // in this run, any failure status
   std::size_t space = 0;
   std::size_t pruned = 0;         // left out of the space: known or predicted to fail or spill
+  int device_index = -1;          // the GPU it was measured on (CUDA's index); -1 in a dry run
+};
+
+// What one measuring process of a run (one for each GPU --devices names, in that order) did.
+struct DeviceShare {
+  int index = 0;  // the GPU, as CUDA numbers it
+  std::string name;
+  std::size_t problems = 0;  // tuned by it
+  double seconds = 0;        // the tuning time of those problems
 };
 
 struct RunReport {
-  std::vector<ProblemReport> problems;
+  std::vector<ProblemReport> problems;  // in the order of the shapes file
   std::string gpu_name;
+  std::vector<DeviceShare> devices;  // a tuning run's measuring processes; empty in a dry run
   std::size_t cubins_compiled = 0;
   std::size_t cubins_reused = 0;    // found in the database
   std::size_t cubins_stored_concurrently = 0;  // of those, found after waiting for another run's claim
@@ -63,7 +77,8 @@ struct RunReport {
   int worker_restarts = 0;
   // Where the run's time went: the measuring process busy (inputs, cuBLAS, checking and timing
   // candidates), the driver waiting with nothing compiled to measure, and the compile workers'
-  // own time (summed over workers, who run side by side).
+  // own time (summed over workers, who run side by side; the first two are summed over the
+  // measuring processes likewise).
   double measuring_seconds = 0;
   double waiting_for_compiles_seconds = 0;
   double compile_worker_seconds = 0;
@@ -91,6 +106,11 @@ struct Progress {
   std::size_t resumed = 0;  // of `done`, found in the database: no work here, so not part of a rate
   double seconds = 0;       // since this problem started (a dry run: since it started compiling)
   std::string message;      // the last candidate's outcome; empty when no candidate ended
+  // Which measuring process sends it, of how many (--devices), and its GPU's index (-1: none,
+  // a dry run). Sent from that process's thread; run_tuning makes the calls one at a time.
+  int device = -1;
+  std::size_t measurer = 0;
+  std::size_t measurers = 1;
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
@@ -105,11 +125,11 @@ class DatabaseRefused : public InputError {
 // Opens the tuner's database; throws DatabaseRefused for one it cannot use.
 cache::Database open_tuning_database(const std::string& path, cache::OpenMode mode);
 
-// Tunes every problem on the GPU that matches options.gpu (the one options.devices names, when set)
-// for options.precision. Throws InputError for no GPU, a GPU that does not match (listing the
-// visible ones), a --devices that names no GPU here, several models or several GPUs (one run
-// measures on one GPU for now), a named family it cannot run
-// or that the class does not admit, DatabaseRefused for a database that cannot be opened.
+// Tunes every problem for options.precision on the first GPU that matches options.gpu, or on
+// every GPU options.devices names, each problem on the first of them to be free. Throws
+// InputError for no GPU, a GPU that does not match (listing the visible ones), a --devices that
+// names no GPU here or GPUs of several models, a named family it cannot run or that the class
+// does not admit, DatabaseRefused for a database that cannot be opened.
 RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>& problems,
                      const ProgressCallback& progress);
 

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -37,6 +38,13 @@ void read_all(int fd, void* data, std::size_t size) {
   }
 }
 
+// Forks one at a time. With several measuring threads (tune --devices) two may start workers
+// at once, and a fork between another's pipe() and its closing of the child's ends would give
+// the second child a copy of the first child's write end: the parent would then never see the
+// first child's pipe close when it dies. (The children use no lock another thread may hold at
+// the fork: they do not log, and glibc's fork keeps malloc usable in the child.)
+std::mutex fork_mutex;
+
 }  // namespace
 
 void MessageChannel::send(const Message& message) const {
@@ -64,6 +72,7 @@ std::optional<Message> MessageChannel::receive(std::optional<std::chrono::millis
 WorkerProcess::WorkerProcess(std::string name, const std::function<int(const MessageChannel&)>& body)
     : name_(std::move(name)) {
   std::signal(SIGPIPE, SIG_IGN);
+  const std::lock_guard forking(fork_mutex);
   int to_child[2], to_parent[2];
   if (::pipe(to_child) != 0) throw Error("pipe() for worker " + name_ + ": " + std::strerror(errno));
   if (::pipe(to_parent) != 0) {

@@ -27,7 +27,8 @@ inline void write_a(const std::string& path) {
   db.store_binary({{reg2d_name(128), "h", "", "sm_90", "13.0"}, "lowered", {'a'}, 64, 0, "", ""});
 }
 
-// B: on the H200 too, kShared won later by bm64 (slower, but newer), and kOnlyB.
+// B: on the H200 too, kShared won later by bm64 (slower, but newer), and kOnlyB, measured on
+// GPU 1 of its host.
 inline void write_b(const std::string& path) {
   Database db = Database::open(path, OpenMode::ReadWrite);
   const auto gpu = db.upsert_gpu(h200());
@@ -36,8 +37,9 @@ inline void write_b(const std::string& path) {
   const auto config = add_reg2d_config(db, 64);
   db.record_measurement(ok_measurement(gpu, problem, config, 1.1, "2024-03-01T00:00:00.000Z"),
                         WinnerUpdate{1.2});
-  db.record_measurement(ok_measurement(gpu, other, config, 0.5, "2024-03-02T00:00:00.000Z"),
-                        WinnerUpdate{0.7});
+  Measurement on_gpu1 = ok_measurement(gpu, other, config, 0.5, "2024-03-02T00:00:00.000Z");
+  on_gpu1.device_index = 1;
+  db.record_measurement(on_gpu1, WinnerUpdate{0.7});
   db.store_binary({{reg2d_name(64), "h", "", "sm_90", "13.0"}, "lowered", {'b'}, 64, 0, "", ""});
 }
 
@@ -169,6 +171,31 @@ INSERT INTO winners (gpu_id, problem_id, precision, config_id, median_ms, tflops
 INSERT INTO compile_outcomes (kernel_name, source_hash, compile_options, arch, nvrtc_version, compiled, compiled_at)
   VALUES ('gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'h', '', 'sm_90', '13.0', 1,
           '2026-01-01T00:00:00.000Z');
+)sql");
+}
+
+// Version 4: a database as the code of schema version 4 wrote it, before measurements named
+// their device. On the H200, nn:256x256x256:b8 (id 3) won by reg2d (1.0 ms), with wgmma's crash
+// measured too.
+inline const Problem kV4Won{"nn", 256, 256, 256, 8};
+inline void write_version4(const std::string& path) {
+  const Connection connection(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  apply_migrations(connection, schema_migrations().first(4));
+  connection.exec(R"sql(
+INSERT INTO gpus (id, name, cc_major, cc_minor, sm_count, driver_version, cuda_runtime_version, nvrtc_version)
+  VALUES (1, 'NVIDIA H200', 9, 0, 132, '570.86', '13.0', '13.0');
+INSERT INTO problems (id, layout, m, n, k, batch) VALUES (3, 'nn', 256, 256, 256, 8);
+INSERT INTO configs (id, kernel_name, family, params_json, precision) VALUES
+  (1, 'gemmtune_sgemm_reg2d_nn_bm64_bn64_bk8_tm8_tn8_align4', 'reg2d', '{"BM":64}', 'strict'),
+  (2, 'gemmtune_sgemm_wgmma_nn_bm128_bn128_bk32_stages4_splitk1_align4', 'wgmma', '{"BM":128}', 'fp32');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, median_ms, min_ms, max_ms, p10_ms, p90_ms,
+                          repetitions, max_rel_error, fp64_error, measured_at, tuner_run) VALUES
+  (1, 1, 3, 1, 'ok', 1.0, 1.0, 1.0, 1.0, 1.0, 10, 1e-7, 2e-7, '2026-01-01T00:00:01.000Z', 'v4');
+INSERT INTO measurements (id, gpu_id, problem_id, config_id, status, error_text, measured_at, tuner_run)
+  VALUES (2, 1, 3, 2, 'crash', 'xid 13', '2026-01-01T00:00:02.000Z', 'v4');
+INSERT INTO winners (gpu_id, problem_id, precision, config_id, median_ms, tflops, cublas_ms, cublas_tflops,
+                     fp64_error, measured_at)
+  VALUES (1, 3, 'fp32', 1, 1.0, 0.268, 1.5, 0.179, 2e-7, '2026-01-01T00:00:01.000Z');
 )sql");
 }
 

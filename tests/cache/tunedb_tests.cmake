@@ -118,6 +118,11 @@ add_tunedb_test(export_winners_only 0
   ARGS export --format csv --winners-only --db ${dbs}/into.db ALSO_REQUIRES cache_tunedb_merged)
 add_tunedb_test(export_one_problem 0 "^gpu,[^\n]*\nNVIDIA H200,9,0,132,nn,64,64,4096,[^\n]*\n$"
   ARGS export --format csv --problem 64x64x4096 --gpu h200 --db ${dbs}/b.db)
+# The device each measurement ran on, last: b.db's kOnlyB on GPU 1; a.db's without one (null).
+add_tunedb_test(export_device_index_csv 0 "^gpu,[^\n]*,tuner_run,device_index\nNVIDIA H200,9,0,132,nn,64,64,4096,[^\n]*,test,1\n$"
+  ARGS export --format csv --problem 64x64x4096 --db ${dbs}/b.db)
+add_tunedb_test(export_device_index_json 0 "\"tuner_run\": \"test\",\n *\"device_index\": null\n"
+  ARGS export --format json --db ${dbs}/a.db)
 add_tunedb_test(export_unknown_problem 2 "a.db: holds no problem nn:7x7x7"
   ARGS export --format csv --problem 7x7x7 --db ${dbs}/a.db)
 add_tunedb_test(export_unknown_gpu 2 "a.db: holds no GPU matching 'a100'"

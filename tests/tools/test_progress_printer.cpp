@@ -1,8 +1,10 @@
 // tune's progress where standard error is not a terminal: a line at least every 15 s, and an ETA
-// from the rate this run has shown, never "0s" before it has one.
+// from the rate this run has shown, never "0s" before it has one; on several GPUs, each GPU's
+// lines named, and the terminal's line with a part a GPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "progress_printer.hpp"
@@ -59,4 +61,25 @@ TEST_CASE("tools: durations read as seconds, minutes and seconds, or hours and m
   CHECK(gemmtune::format_duration(59.4) == "59s");
   CHECK(gemmtune::format_duration(119.7) == "2m00s");  // not "1m60s"
   CHECK(gemmtune::format_duration(3600 * 3 + 60 * 12 + 5) == "3h12m");
+}
+
+TEST_CASE("tools: on several GPUs each GPU's progress lines say which GPU, and come as its own would", "[tools]") {
+  // One ProgressLines a measuring process: GPU 1's lines do not depend on GPU 0's calls.
+  ProgressLines gpu0, gpu1;
+  const auto start = ProgressLines::Clock::now();
+  const Progress on_gpu0{0, 4, "nn:256x256x256", 0, 40, 0, 0.0, "", 0, 0, 2};
+  const Progress on_gpu1{1, 4, "tn:200x136x72", 0, 40, 0, 0.0, "", 1, 1, 2};
+  CHECK(gpu0.line(on_gpu0, start) == "GPU 0: [1/4] nn:256x256x256: 0/40 candidates, ETA not known yet");
+  CHECK(gpu1.line(on_gpu1, start) == "GPU 1: [2/4] tn:200x136x72: 0/40 candidates, ETA not known yet");
+  CHECK_FALSE(gpu0.line(on_gpu0, start + std::chrono::seconds(1)));  // nothing new on GPU 0
+  // One GPU: no GPU named, as before --devices took several.
+  CHECK(ProgressLines().line(progress(0, 10, 0), start) == "[1/1] all problems: 0/10 candidates, ETA not known yet");
+}
+
+TEST_CASE("tools: the terminal line of a run on several GPUs has a part a GPU that has sent progress", "[tools]") {
+  std::vector<std::optional<Progress>> latest(3);
+  CHECK(gemmtune::devices_status(latest).empty());
+  latest[0] = Progress{1, 9, "nn:4096x4096x4096", 12, 300, 0, 5.0, "", 0, 0, 3};
+  latest[2] = Progress{2, 9, "tn:64x64x64", 40, 60, 0, 5.0, "", 3, 2, 3};
+  CHECK(gemmtune::devices_status(latest) == "GPU 0 [2/9] nn:4096x4096x4096 12/300 | GPU 3 [3/9] tn:64x64x64 40/60");
 }

@@ -61,6 +61,14 @@ TEST_CASE("tuner: parse_devices refuses what is not a list of distinct indices a
   CHECK(error_of_parse("1024") == "--devices '1024': device 1024 is above 1023");
 }
 
+TEST_CASE("tuner: only the test hook lets a GPU be named twice, giving a measuring process each time", "[tuner]") {
+  CHECK(parse_devices("0,0", DeviceRepeats::Allowed).indices == std::vector<int>{0, 0});
+  CHECK_THROWS_WITH(parse_devices("0,0"), "--devices '0,0': device 0 is named twice");
+  CHECK_THROWS_WITH(parse_devices("0,0,x", DeviceRepeats::Allowed), Catch::Contains("expected all or device indices"));
+  const std::vector<DeviceInfo> one{gpu(0)};
+  CHECK(indices_of(select_devices(one, parse_devices("0,0", DeviceRepeats::Allowed), "H200")) == std::vector<int>{0, 0});
+}
+
 TEST_CASE("tuner: select_devices takes the GPUs named or all that match --gpu", "[tuner]") {
   const std::vector<DeviceInfo> four{gpu(0), gpu(1), gpu(2), gpu(3)};
   CHECK(indices_of(select_devices(four, parse_devices("all"), "H200")) == std::vector<int>{0, 1, 2, 3});
