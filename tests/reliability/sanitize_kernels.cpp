@@ -13,15 +13,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
-#include <stdexcept>
-#include <thread>
 
 #include "binary_store.hpp"
 #include "cuda_handles.hpp"
@@ -30,6 +27,7 @@
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/compile_in_parallel.hpp"
 #include "support/host_gemm.hpp"
 #include "tuning_db.hpp"
 #include "workspace.hpp"
@@ -90,12 +88,12 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
   return configs;
 }
 
-// Compiles (or finds in `cubins`, when given) every configuration for `arch`. The compiles run on
-// every core (NVRTC is thread-safe): one after another they took most of the plain run's time.
+// Compiles (or finds in `cubins`, when given) every configuration for `arch`; the compiles run on
+// every core (support/compile_in_parallel.hpp).
 std::map<std::string, CompiledKernel> compile_all(const std::vector<KernelConfig>& configs, const std::string& arch,
                                                   cache::Database* cubins) {
   std::map<std::string, CompiledKernel> compiled;
-  std::vector<const KernelConfig*> missing;
+  std::vector<KernelConfig> missing;
   for (const KernelConfig& config : configs) {
     const std::string name = kernel_name(config);
     if (compiled.count(name)) continue;
@@ -105,30 +103,16 @@ std::map<std::string, CompiledKernel> compile_all(const std::vector<KernelConfig
         continue;
       }
     }
-    missing.push_back(&config);
+    missing.push_back(config);
   }
   const std::size_t reused = compiled.size();
-  std::vector<std::optional<CompiledKernel>> results(missing.size());
-  std::vector<std::string> errors(missing.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < missing.size(); i = next++) {
-      try {
-        results[i] = compile_kernel(*missing[i], arch);
-      } catch (const std::exception& error) {
-        errors[i] = error.what();
-      }
-    }
-  };
-  std::vector<std::thread> threads(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
-  for (std::thread& thread : threads) thread = std::thread(worker);
-  for (std::thread& thread : threads) thread.join();
-  for (std::size_t i = 0; i < missing.size(); ++i) {
-    if (!results[i]) throw std::runtime_error(errors[i]);  // the first failure, with its compile log
-    if (cubins) cubins->store_binary(to_binary(*results[i]));
-    compiled.emplace(kernel_name(*missing[i]), std::move(*results[i]));
+  std::map<std::string, CompiledKernel> fresh = testing::compile_in_parallel(missing, arch);
+  const std::size_t compiled_now = fresh.size();
+  for (auto& [name, kernel] : fresh) {
+    if (cubins) cubins->store_binary(to_binary(kernel));
+    compiled.emplace(name, std::move(kernel));
   }
-  std::cout << configs.size() << " kernels for " << arch << ": " << missing.size() << " compiled, " << reused
+  std::cout << configs.size() << " kernels for " << arch << ": " << compiled_now << " compiled, " << reused
             << " from " << (cubins ? cubins->path() : "(no cubin database)") << std::endl;
   return compiled;
 }

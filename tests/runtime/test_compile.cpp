@@ -8,6 +8,7 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/compile_in_parallel.hpp"
 #include "support/family_test_cases.hpp"
 
 namespace gemmtune {
@@ -128,6 +129,23 @@ TEST_CASE("illegal configurations are refused before compiling, with the rule th
   config = find_family("reg1d").default_config();
   config.set("BK", 128);
   CHECK_THROWS_WITH(compile_kernel(config, "sm_90"), Contains("48 KB"));
+}
+
+TEST_CASE("the tests' parallel compile gives each distinct configuration its kernel, and a failure's message",
+          "[nvrtc]") {
+  const KernelConfig naive = find_family("naive").default_config();
+  const KernelConfig reg2d = find_family("reg2d").default_config();
+  const auto compiled = testing::compile_in_parallel({naive, reg2d, naive}, "sm_90");
+  REQUIRE(compiled.size() == 2);
+  for (const KernelConfig& config : {naive, reg2d}) {
+    const CompiledKernel& kernel = compiled.at(kernel_name(config));
+    CHECK(kernel.kernel_name == kernel_name(config));
+    CHECK_FALSE(kernel.cubin.empty());
+  }
+  KernelConfig illegal = reg2d;
+  illegal.set("TM", 3);
+  CHECK_THROWS_WITH(testing::compile_in_parallel({naive, illegal}, "sm_90"),
+                    Catch::Contains("BM and BN must be multiples of TM and TN"));
 }
 
 TEST_CASE("an arch NVRTC does not know is refused with the list it knows", "[nvrtc]") {

@@ -16,6 +16,7 @@
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
 #include "nvrtc_compiler.hpp"
+#include "support/compile_in_parallel.hpp"
 #include "support/family_test_cases.hpp"
 #include "support/gpu_or_skip.hpp"
 #include "support/host_gemm.hpp"
@@ -127,35 +128,41 @@ void check_family_on_odd_sizes(std::string_view family_name) {
     WARN(family.name() << " skipped: it does not run on " << device->arch());
     return;
   }
-  std::map<std::string, LoadedKernel> kernels;  // compiled once, reused over shapes
+  // Every layout and alignment of the family's configurations, compiled up front on every core.
+  std::vector<KernelConfig> configs;
+  for (const KernelConfig& base : configs_under_test()) {
+    if (base.family != family.name()) continue;
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+      for (int align : family.alignments()) {
+        KernelConfig config = base;
+        config.layout = layout;
+        config.align = align;
+        configs.push_back(config);
+      }
+    }
+  }
+  const std::map<std::string, CompiledKernel> compiled = testing::compile_in_parallel(configs, device->arch());
+  std::map<std::string, LoadedKernel> kernels;  // loaded once, reused over shapes
   auto kernel_for = [&](const KernelConfig& config) -> const LoadedKernel& {
     const std::string name = kernel_name(config);
     auto found = kernels.find(name);
     if (found == kernels.end()) {
-      const CompiledKernel compiled = compile_kernel(config, device->arch());
-      found = kernels.emplace(name, LoadedKernel(config, compiled.cubin, compiled.lowered_name)).first;
+      const CompiledKernel& kernel = compiled.at(name);
+      found = kernels.emplace(name, LoadedKernel(config, kernel.cubin, kernel.lowered_name)).first;
     }
     return found->second;
   };
   unsigned seed = 1;
   for (const Shape& shape : kShapes) {
     const HostProblem problem = testing::make_host_problem(shape.M, shape.N, shape.K, seed++);
-    for (const KernelConfig& base : configs_under_test()) {
-      if (base.family != family.name()) continue;
-      for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-        for (int align : family.alignments()) {
-          KernelConfig config = base;
-          config.layout = layout;
-          config.align = align;
-          const LoadedKernel& kernel = kernel_for(config);
-          // Align-1 configurations get misaligned pointers and odd leading dimensions.
-          const bool aligned = align > 1;
-          for (float beta : {-1.3f, 0.0f}) {
-            INFO(kernel.name() << " on " << shape.M << "x" << shape.N << "x" << shape.K << ", beta " << beta
-                               << (aligned ? ", aligned" : ", misaligned"));
-            CHECK(run_and_check(kernel, problem, 0.7f, beta, aligned) == "");
-          }
-        }
+    for (const KernelConfig& config : configs) {
+      const LoadedKernel& kernel = kernel_for(config);
+      // Align-1 configurations get misaligned pointers and odd leading dimensions.
+      const bool aligned = config.align > 1;
+      for (float beta : {-1.3f, 0.0f}) {
+        INFO(kernel.name() << " on " << shape.M << "x" << shape.N << "x" << shape.K << ", beta " << beta
+                           << (aligned ? ", aligned" : ", misaligned"));
+        CHECK(run_and_check(kernel, problem, 0.7f, beta, aligned) == "");
       }
     }
   }
@@ -182,23 +189,28 @@ TEST_CASE("split-K with N a multiple of 4 matches an FP64 reference in all layou
   if (!device) return;
   const HostProblem wide = testing::make_host_problem(70, 132, 999, 11);
   const HostProblem few_rows = testing::make_host_problem(5, 132, 999, 12);
+  std::vector<KernelConfig> configs;
   for (const char* family_name : {"warptile", "tf32x3", "wgmma", "skinny"}) {
     const KernelFamily& family = find_family(family_name);
     if (!family.compile_arch(device->arch())) continue;
-    const HostProblem& problem = family.name() == "skinny" ? few_rows : wide;
     for (int splitk : {4, 32}) {
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         for (int align : {4, 1}) {
           KernelConfig config = family.default_config(layout, align);
           config.set("SPLITK", splitk);
-          const CompiledKernel compiled = compile_kernel(config, device->arch());
-          const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
-          for (float beta : {-1.3f, 0.0f}) {
-            INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", beta " << beta);
-            CHECK(run_and_check(kernel, problem, 0.7f, beta, align > 1) == "");
-          }
+          configs.push_back(config);
         }
       }
+    }
+  }
+  const std::map<std::string, CompiledKernel> compiled = testing::compile_in_parallel(configs, device->arch());
+  for (const KernelConfig& config : configs) {
+    const CompiledKernel& binary = compiled.at(kernel_name(config));
+    const LoadedKernel kernel(config, binary.cubin, binary.lowered_name);
+    const HostProblem& problem = config.family == "skinny" ? few_rows : wide;
+    for (float beta : {-1.3f, 0.0f}) {
+      INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", beta " << beta);
+      CHECK(run_and_check(kernel, problem, 0.7f, beta, config.align > 1) == "");
     }
   }
 }
