@@ -94,6 +94,18 @@ std::set<std::string> DatabaseProbe::binary_kernel_names() const {
   return strings("SELECT kernel_name FROM binaries");
 }
 
+std::multiset<std::string> DatabaseProbe::measured_candidates() const {
+  std::multiset<std::string> stored;
+  for (const auto& row : query("SELECT layout || ':' || m || 'x' || n || 'x' || k, kernel_name FROM v_measurements")) {
+    stored.insert(row[0] + " " + row[1]);
+  }
+  return stored;
+}
+
+std::multiset<std::string> measured_candidates(const std::string& path) {
+  return DatabaseProbe(path, DatabaseProbe::Use::Inspect).measured_candidates();
+}
+
 std::vector<std::vector<std::string>> DatabaseProbe::query(const std::string& sql) const {
   std::vector<std::vector<std::string>> result;
   Rows rows(db_, sql, path_);

@@ -35,6 +35,10 @@ class DatabaseProbe {
   std::set<std::string> binary_keys() const;
   // The kernel names of the stored cubins.
   std::set<std::string> binary_kernel_names() const;
+  // Every stored measurement as "PROBLEM KERNEL" (nn:256x256x256 gemmtune_sgemm_...), once a
+  // measurement (the form tune's candidate lines name them in): what two runs doing the same work
+  // both measured, whatever the ids and times.
+  std::multiset<std::string> measured_candidates() const;
   void exec(const std::string& sql) const;
   // The rows of a query, each its columns as text ("NULL" for NULL).
   std::vector<std::vector<std::string>> query(const std::string& sql) const;
@@ -45,5 +49,8 @@ class DatabaseProbe {
   std::string path_;
   sqlite3* db_ = nullptr;
 };
+
+// The measured candidates of the database at `path`, opened as DatabaseProbe::Use::Inspect.
+std::multiset<std::string> measured_candidates(const std::string& path);
 
 }  // namespace gemmtune::reliability

@@ -94,15 +94,6 @@ std::vector<std::string> four_layouts_args(const ScratchDir& dir, const std::str
           "--strategy", "exhaustive", "--budget", "40", "-q"};
 }
 
-// Every stored measurement as "PROBLEM KERNEL".
-std::multiset<std::string> measured_candidates(const std::string& db) {
-  std::multiset<std::string> stored;
-  const DatabaseProbe probe(db, DatabaseProbe::Use::Inspect);
-  for (const auto& row : probe.query("SELECT layout || ':' || m || 'x' || n || 'x' || k, kernel_name FROM v_measurements")) {
-    stored.insert(row[0] + " " + row[1]);
-  }
-  return stored;
-}
 
 // Sets an environment variable for the test's lifetime (tune inherits it).
 class EnvironmentVariable {

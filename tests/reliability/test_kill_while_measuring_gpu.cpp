@@ -29,16 +29,6 @@ std::vector<std::string> tune_args(const ScratchDir& dir, const std::string& db)
           "--strategy", "exhaustive", "--budget", "50", "-v"};
 }
 
-// Every stored measurement as "PROBLEM KERNEL", the form candidates_reported_measured uses.
-std::multiset<std::string> stored_measurements(const DatabaseProbe& probe) {
-  std::multiset<std::string> stored;
-  for (const auto& row : probe.query("SELECT p.layout || ':' || p.m || 'x' || p.n || 'x' || p.k, c.kernel_name"
-                                     " FROM measurements m JOIN problems p ON p.id = m.problem_id"
-                                     " JOIN configs c ON c.id = m.config_id")) {
-    stored.insert(row[0] + " " + row[1]);
-  }
-  return stored;
-}
 
 // The process ids nvidia-smi lists as holding a GPU context; nullopt without nvidia-smi. (In a
 // container with its own process ids the list may not show this container's processes at all.)
@@ -83,7 +73,7 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
   const TuneResult reference = run_tune(tune_args(dir, reference_db), dir.path());
   INFO(reference.describe());
   REQUIRE(reference.exit_code == 0);
-  const std::multiset<std::string> expected = stored_measurements(DatabaseProbe(reference_db, DatabaseProbe::Use::Inspect));
+  const std::multiset<std::string> expected = measured_candidates(reference_db);
   REQUIRE(expected.size() == kCandidates);
   REQUIRE(std::set<std::string>(expected.begin(), expected.end()).size() == kCandidates);
   // The log (standard error) names each measurement as it is committed, and only the log: the
@@ -145,7 +135,7 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
 
     const DatabaseProbe probe(db, DatabaseProbe::Use::Inspect);
     CHECK(probe.integrity_check() == "ok");
-    const std::multiset<std::string> now = stored_measurements(probe);
+    const std::multiset<std::string> now = probe.measured_candidates();
     CHECK(std::set<std::string>(now.begin(), now.end()).size() == now.size());  // none measured twice
     for (const std::string& candidate : now) CHECK(expected.count(candidate) == 1);
     // Every measurement the killed run logged (it logs after the commit) is there.
@@ -175,7 +165,7 @@ TEST_CASE("reliability: tune killed with SIGKILL while it measures, twelve times
   CHECK(resumed_total == stored.size());  // it measured only what the killed runs had not stored
   const DatabaseProbe probe(db, DatabaseProbe::Use::Inspect);
   CHECK(probe.integrity_check() == "ok");
-  CHECK(stored_measurements(probe) == expected);
+  CHECK(probe.measured_candidates() == expected);
   CHECK(probe.count_rows("winners") == 2);
   std::cout << "resumed: " << kCandidates - resumed_total << " measured, " << resumed_total << " already stored, of "
             << kCandidates << "; "

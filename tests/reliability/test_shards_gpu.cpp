@@ -46,15 +46,6 @@ std::map<std::string, StoredWinner> winners(const std::string& db) {
   return result;
 }
 
-// Every stored measurement as "PROBLEM KERNEL", the form candidates_reported_measured uses.
-std::multiset<std::string> stored_measurements(const std::string& db) {
-  std::multiset<std::string> stored;
-  const DatabaseProbe probe(db, DatabaseProbe::Use::Inspect);
-  for (const auto& row : probe.query("SELECT layout || ':' || m || 'x' || n || 'x' || k, kernel_name FROM v_measurements")) {
-    stored.insert(row[0] + " " + row[1]);
-  }
-  return stored;
-}
 
 // A database already holding one tuned problem: the state every run below starts from.
 std::string tuned_state(const ScratchDir& dir) {
@@ -98,7 +89,7 @@ TEST_CASE("reliability: two shards tuned one after the other and merged give the
   REQUIRE(merge.exit_code == 0);
 
   // The same candidates measured (each once: the state's rows are in both shards, merged once).
-  CHECK(stored_measurements(dir.file("merged.db")) == stored_measurements(one));
+  CHECK(measured_candidates(dir.file("merged.db")) == measured_candidates(one));
   const std::map<std::string, StoredWinner> expected = winners(one);
   const std::map<std::string, StoredWinner> merged = winners(dir.file("merged.db"));
   REQUIRE(expected.size() == 5);  // the state's problem and the four of the shapes file
@@ -121,7 +112,7 @@ TEST_CASE("reliability: a shard killed with SIGKILL and run again resumes", "[gp
   const TuneResult uninterrupted = run_tune(tune_args(dir, reference, "1/2"), dir.path());
   INFO(uninterrupted.describe());
   REQUIRE(uninterrupted.exit_code == 0);
-  const std::multiset<std::string> expected = stored_measurements(reference);
+  const std::multiset<std::string> expected = measured_candidates(reference);
   REQUIRE(expected.size() == 80);  // two problems, 40 candidates each
 
   const std::string db = dir.file("killed.db");
@@ -138,7 +129,7 @@ TEST_CASE("reliability: a shard killed with SIGKILL and run again resumes", "[gp
   REQUIRE(killed);
   REQUIRE(killed->signal == SIGKILL);
   CHECK(wait_until_none_mention(db, std::chrono::seconds(10)).empty());
-  const std::multiset<std::string> stored = stored_measurements(db);
+  const std::multiset<std::string> stored = measured_candidates(db);
   CHECK(stored.size() >= 10);
   CHECK(stored.size() < expected.size());
 
@@ -147,7 +138,7 @@ TEST_CASE("reliability: a shard killed with SIGKILL and run again resumes", "[gp
   REQUIRE(resumed.exit_code == 0);
   // It measured only what the killed run had not stored, and ends with the uninterrupted set.
   for (const std::string& candidate : candidates_reported_measured(resumed.err)) CHECK(stored.count(candidate) == 0);
-  CHECK(stored_measurements(db) == expected);
+  CHECK(measured_candidates(db) == expected);
   CHECK(winners(db).size() == 2);
   std::cout << "killed after " << stored.size() << " of " << expected.size() << " measurements; resumed, "
             << candidates_reported_measured(resumed.err).size() << " measured" << std::endl;
