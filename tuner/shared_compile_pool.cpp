@@ -48,10 +48,13 @@ int SharedCompilePool::share(std::size_t owner) const {
   return share_of(owners_.at(owner));
 }
 
+bool SharedCompilePool::may_submit(const Owner& owner) const {
+  return pool_.has_idle_worker() && static_cast<int>(owner.started) < share_of(owner);
+}
+
 bool SharedCompilePool::has_idle_worker(std::size_t owner) const {
   const std::lock_guard lock(mutex_);
-  const Owner& own = owners_.at(owner);
-  return pool_.has_idle_worker() && static_cast<int>(own.started) < share_of(own);
+  return may_submit(owners_.at(owner));
 }
 
 std::size_t SharedCompilePool::in_flight(std::size_t owner) const {
@@ -99,10 +102,9 @@ std::vector<CompileOutcome> SharedCompilePool::collect(std::size_t owner, std::c
       const std::lock_guard lock(mutex_);
       distribute(pool_.collect(std::chrono::milliseconds(0)));
       Owner& own = owners_.at(owner);
-      const bool may_submit = pool_.has_idle_worker() && static_cast<int>(own.started) < share_of(own);
       left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       // Nothing of its own running and room to submit: waiting would only idle a worker.
-      if (!own.done.empty() || (own.waiting == 0 && may_submit) || left.count() <= 0) {
+      if (!own.done.empty() || (own.waiting == 0 && may_submit(own)) || left.count() <= 0) {
         return std::exchange(own.done, {});
       }
       pipes = pool_.busy_pipes();

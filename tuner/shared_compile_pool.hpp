@@ -57,6 +57,7 @@ class SharedCompilePool {
   // Hands out what the pool has finished, each outcome to every owner waiting for it.
   void distribute(std::vector<CompileOutcome> outcomes);
   int share_of(const Owner& owner) const;  // with mutex_ held
+  bool may_submit(const Owner& owner) const;  // a worker is idle and `owner` is within its share; mutex_ held
 
   mutable std::mutex mutex_;
   CompilePool pool_;
