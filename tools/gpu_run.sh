@@ -21,8 +21,8 @@
 #             same kernel and cuBLAS (the figure: sgemm() overhead N us)
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 --strategy exhaustive (cold, every
-#             candidate) with --jobs 16, 4 and 1, COMPILE_SECONDS (60) each, of COMPILE_FAMILIES
-#             (default: every family tuned by default)
+#             candidate) with each --jobs of COMPILE_JOBS (default "16 4 1"), COMPILE_SECONDS (60)
+#             each, of COMPILE_FAMILIES (default: every family tuned by default)
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 #   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
 #             for bandwidth-bound problems
@@ -158,7 +158,7 @@ if wants compile; then
   status "compile throughput"
   printf "1024 1024 1024\n" > /tmp/gemmtune-one-shape.txt
   # Every compile is cold: compile_kernel turns NVRTC's use of the driver's compute cache off.
-  for jobs in 16 4 1; do
+  for jobs in ${COMPILE_JOBS:-16 4 1}; do
     rm -f /tmp/gemmtune-dry.db*
     echo "## --jobs $jobs" >> "$OUT/compile.md"
     timeout 150 "$build/bin/tune" --dry-run --arch sm_90 --jobs "$jobs" --shapes /tmp/gemmtune-one-shape.txt \
