@@ -153,8 +153,11 @@ std::vector<KernelConfig> family_defaults(const std::vector<KernelConfig>& space
     if (!families.insert(config.family).second) continue;
     const KernelFamily& family = find_family(config.family);
     defaults.push_back(family.default_config(config.layout, config.align));
-    // The family's seeds, where this problem's space holds them (legal and worth searching).
-    for (const auto& changes : family.search_seeds()) {
+    // The family's shape defaults and seeds, where this problem's space holds them (legal and
+    // worth searching).
+    std::vector<std::vector<std::pair<std::string, int>>> changes_list = family.shape_defaults();
+    for (auto& seed : family.search_seeds()) changes_list.push_back(std::move(seed));
+    for (const auto& changes : changes_list) {
       KernelConfig seed = family.default_config(config.layout, config.align);
       for (const auto& [param, value] : changes) seed.set(param, value);
       if (in_space.count(kernel_name(seed))) defaults.push_back(std::move(seed));

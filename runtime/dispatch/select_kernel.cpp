@@ -132,25 +132,31 @@ std::vector<const KernelFamily*> default_families(Layout layout, const std::stri
 
 // The defaults an untuned call may get: of the families above, those whose class the call
 // admits (so single-pass TF32 serves only a caller who asked for Tf32, and a Strict call only
-// FFMA kernels), at the widest alignment the call allows. A default that would serve the call
-// from staged copies of A and B (operand_staging: TMA on a misaligned call) is left out: the
-// cost model does not price the copies, so it would rank such a kernel too well.
+// FFMA kernels), each default and shape default (KernelFamily::default_configs) at the widest
+// alignment the call allows. A default that would serve the call from staged copies of A and B
+// (operand_staging: TMA on a misaligned call) is left out: the cost model does not price the
+// copies, so it would rank such a kernel too well.
 std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const DeviceTraits& device,
                                              const SelectionPolicy& policy, Notes& notes) {
   const Problem problem = problem_of(call.params, call.layout);
   std::vector<KernelConfig> defaults;
   for (const KernelFamily* family : default_families(call.layout, "sm_" + std::to_string(device.arch))) {
     if (!admits(policy.precision, family->precision())) continue;
-    std::string why_not;
-    const KernelConfig widest = family->default_config(call.layout, family->alignments().front());
-    std::optional<KernelConfig> variant = serving_variant(widest, call.params, device, why_not);
-    if (!variant) continue;
-    if (family->operand_staging(*variant, problem, device)) {
-      notes.add(std::string(family->name()) +
-                "'s default left out: it would stage copies of A and B for this call's alignment");
-      continue;
+    bool staging_noted = false;
+    for (const KernelConfig& widest : family->default_configs(call.layout, family->alignments().front())) {
+      std::string why_not;
+      std::optional<KernelConfig> variant = serving_variant(widest, call.params, device, why_not);
+      if (!variant) continue;
+      if (family->operand_staging(*variant, problem, device)) {
+        if (!staging_noted) {
+          notes.add(std::string(family->name()) +
+                    "'s defaults left out: they would stage copies of A and B for this call's alignment");
+        }
+        staging_noted = true;
+        continue;
+      }
+      defaults.push_back(std::move(*variant));
     }
-    defaults.push_back(std::move(*variant));
   }
   if (defaults.empty()) notes.add("no family default can serve this call");
   return defaults;
@@ -324,7 +330,9 @@ std::vector<KernelConfig> selectable_configs(const TuningTable& table, const std
       if (tuned.config) add_with_narrower(*tuned.config);
     }
     for (const KernelFamily* family : default_families(layout, arch)) {
-      add_with_narrower(family->default_config(layout, family->alignments().front()));
+      for (const KernelConfig& config : family->default_configs(layout, family->alignments().front())) {
+        add_with_narrower(config);
+      }
     }
   }
   std::vector<KernelConfig> all;

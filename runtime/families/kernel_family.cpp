@@ -46,6 +46,16 @@ KernelConfig KernelFamily::default_config(Layout layout, int align) const {
   return config;
 }
 
+std::vector<KernelConfig> KernelFamily::default_configs(Layout layout, int align) const {
+  std::vector<KernelConfig> configs{default_config(layout, align)};
+  for (const auto& changes : shape_defaults()) {
+    KernelConfig config = default_config(layout, align);
+    for (const auto& [param, value] : changes) config.set(param, value);
+    if (!check(config)) configs.push_back(std::move(config));
+  }
+  return configs;
+}
+
 std::string KernelFamily::instantiation(const KernelConfig& config) const {
   std::string text(kernel_template());
   text += '<';

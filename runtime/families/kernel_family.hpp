@@ -180,6 +180,12 @@ class KernelFamily {
   // the default: configurations measured to win on some GPU where the cost model does not rank
   // them first, so that a short search still finds them. Each is a list of (parameter, value).
   virtual std::vector<std::vector<std::pair<std::string, int>>> search_seeds() const { return {}; }
+  // Parameter changes from the default for a kind of shape the default serves badly (one row, K
+  // far deeper than M and N), each the measured winner of such a shape on some GPU. They are
+  // defaults as much as default_config() is: an untuned call ranks them beside it by the cost
+  // model for its own shape (dispatch/select_kernel.cpp), the ahead-of-time export ships them,
+  // and the tuner measures them first, as it does the seeds.
+  virtual std::vector<std::vector<std::pair<std::string, int>>> shape_defaults() const { return {}; }
   // For a persistent kernel (a grid of at most one block an SM, each block walking many tiles):
   // the work of its busiest block; nullopt, the default, for a kernel of one tile a block.
   virtual std::optional<PersistentWork> persistent_work(const KernelConfig& /*config*/, const Problem& /*problem*/,
@@ -188,6 +194,9 @@ class KernelFamily {
   }
 
   KernelConfig default_config(Layout layout = Layout::NN, int align = 1) const;
+  // default_config() first, then each of shape_defaults() that check() accepts for the layout
+  // and alignment.
+  std::vector<KernelConfig> default_configs(Layout layout, int align) const;
   // The template instantiation NVRTC compiles: "gemmtune::reg2d_sgemm<128, ..., gemmtune::Layout::NN, 1>".
   std::string instantiation(const KernelConfig& config) const;
 

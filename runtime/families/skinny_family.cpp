@@ -64,6 +64,12 @@ class SkinnyFamily final : public KernelFamily {
     return std::nullopt;
   }
 
+  // One row (a matrix-vector product): the default's 16 rows a block would leave 15 idle. This
+  // configuration won 1x4096x4096 on the H200 (2026-12-02-h200-tuning-cost-and-untuned.md).
+  std::vector<std::vector<std::pair<std::string, int>>> shape_defaults() const override {
+    return {{{"NT", 64}, {"KG", 16}, {"MT", 1}, {"KC", 512}, {"U", 4}}};
+  }
+
  private:
   std::vector<ParamSpec> params_{{"NT", 32, {16, 32, 64}},
                                  {"KG", 8, {4, 8, 16}},

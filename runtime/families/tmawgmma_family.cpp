@@ -69,6 +69,13 @@ class TmaWgmmaFamily final : public KernelFamily {
     return std::nullopt;
   }
 
+  // K far deeper than M and N (64x64x65536): the default's data-parallel 128x128 tiles would give
+  // one SM all the work; this split of K over 64x64 tiles won that problem on the H200
+  // (2026-12-02-h200-tuning-cost-and-untuned.md).
+  std::vector<std::vector<std::pair<std::string, int>>> shape_defaults() const override {
+    return {{{"BM", 64}, {"BN", 64}, {"STAGES", 6}, {"SCHEDULE", static_cast<int>(Schedule::SplitK)}, {"SPLITK", 128}}};
+  }
+
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
     const TileSchedule s = schedule(c, problem, sm_count);
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {

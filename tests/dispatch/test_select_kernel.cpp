@@ -97,6 +97,26 @@ TEST_CASE("dispatch: an untuned call never gets a tile far larger than the probl
   CHECK_THAT(choice.selection.note, Catch::Contains("their tiles far larger than the problem"));
 }
 
+TEST_CASE("dispatch: an untuned call of a shape the defaults serve badly gets its family's shape default",
+          "[dispatch]") {
+  // On an H200's 132 SMs, with nothing tuned: one row gets skinny's one-row configuration, and K
+  // far deeper than M and N gets tmawgmma's split of K (the defaults gave 0.71x and 0.08x cuBLAS
+  // there, bench/results/2026-12-02-h200-tuning-cost-and-untuned.md).
+  Fixture f;
+  const cache::GpuKey h200{"NVIDIA H200", 9, 0, 132};
+  SelectionPolicy policy;
+  for (const auto& [m, n, k, family] : {std::tuple{1, 4096, 4096, "skinny"}, {64, 64, 65536, "tmawgmma"}}) {
+    const Choice choice = f.select_with(fake_nn_call(m, n, k), policy, h200);
+    REQUIRE(choice.config);
+    INFO(choice.selection.note);
+    CHECK(choice.selection.reason == Reason::Default);
+    const KernelFamily& expected = find_family(family);
+    const std::vector<KernelConfig> defaults = expected.default_configs(Layout::NN, 4);
+    REQUIRE(defaults.size() == 2);
+    CHECK(*choice.config == defaults[1]);
+  }
+}
+
 TEST_CASE("dispatch: an untuned call prefers a kernel whose cubin is stored when the model ranks it close",
           "[dispatch]") {
   Fixture f;

@@ -68,7 +68,7 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
                                find_family(kernel.config().family).product_error_units());
 }
 
-// Every family's default configuration, plus the variants whose code paths differ: split-K (one
+// Every family's defaults (its shape defaults too), plus the variants whose code paths differ: split-K (one
 // level of sums, and the two-level tree above 16 slices), two and four pipeline stages, another
 // warp shape.
 std::vector<KernelConfig> configs_under_test() {
@@ -79,7 +79,9 @@ std::vector<KernelConfig> configs_under_test() {
     return config;
   };
   std::vector<KernelConfig> configs;
-  for (const KernelFamily* family : all_families()) configs.push_back(family->default_config());
+  for (const KernelFamily* family : all_families()) {
+    for (KernelConfig& config : family->default_configs(Layout::NN, 1)) configs.push_back(std::move(config));
+  }
   for (const char* pipelined : {"warptile", "tf32x3", "wgmma"}) {
     for (auto change : {std::pair<const char*, int>{"SPLITK", 4}, {"SPLITK", 16}, {"SPLITK", 64}, {"STAGES", 2}, {"STAGES", 4}}) {
       configs.push_back(variant(pipelined, {change}));

@@ -129,8 +129,14 @@ void check_family_on_special_values(std::string_view family_name) {
   // NaN and infinite scalars.
   const std::pair<float, float> scalars[] = {{0.75f, 0.0f}, {0.75f, 0.5f}, {0.0f, 0.0f}, {0.0f, 0.5f},
                                              {0.75f, kNaN}, {0.75f, kInf}, {kNaN, 0.5f}};
+  std::vector<KernelConfig> configs;  // the defaults, shape defaults too, of every layout
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-    const KernelConfig config = family.default_config(layout, family.alignments().front());
+    for (KernelConfig& config : family.default_configs(layout, family.alignments().front())) {
+      configs.push_back(std::move(config));
+    }
+  }
+  for (const KernelConfig& config : configs) {
+    const Layout layout = config.layout;
     const CompiledKernel compiled = compile_kernel(config, device->arch());
     const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
     for (const testing::HostProblem& p : problems) {
