@@ -68,7 +68,11 @@ class Bench {
  public:
   Bench(const DeviceInfo& device, const Options& options, std::optional<cache::Database> db,
         std::vector<KernelConfig> named_configs)
-      : device_(device), options_(options), db_(std::move(db)), named_configs_(std::move(named_configs)) {}
+      : device_(device),
+        options_(options),
+        db_(std::move(db)),
+        named_configs_(std::move(named_configs)),
+        check_(device.arch()) {}
 
   // Benchmarks one problem; adds rows to `table` and `csv`. Returns false when a kernel failed
   // to compile or run, or its check against cuBLAS.
@@ -76,7 +80,7 @@ class Bench {
     Stream stream;
     CublasHandle cublas;
     tuner::ProblemMeasurement measurement(problem, options_.alpha, options_.beta, options_.precision, device_.l2_bytes,
-                                          device_.global_memory_bytes, stream.get(), cublas.get());
+                                          device_.global_memory_bytes, stream.get(), cublas.get(), check_);
     TimingOptions timing;
     timing.target_ms = options_.target_ms;
     const TimingStats cublas_time = measurement.time_cublas(timing);
@@ -213,6 +217,7 @@ class Bench {
   const Options& options_;
   std::optional<cache::Database> db_;
   std::vector<KernelConfig> named_configs_;
+  tuner::DeviceCheck check_;  // compiled once: every problem's results are compared on the device
 };
 
 // Problems from --shape and --shapes; throws BadInput for a bad one.

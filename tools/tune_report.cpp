@@ -73,6 +73,10 @@ void write_time_split(std::ostream& out, const tuner::RunReport& run) {
       << fixed(run.waiting_for_compiles_seconds, 1) << " s, compiling " << fixed(run.compile_worker_seconds, 1)
       << " s of worker time (the workers busy " << fixed(100 * run.compile_worker_seconds / worker_time, 0)
       << "% of the run)\n";
+  out << "measuring: loading cubins " << fixed(run.loading_seconds, 1) << " s, checking results "
+      << fixed(run.checking_seconds, 1) << " s, timing " << fixed(run.timing_seconds, 1) << " s; the rest ("
+      << fixed(std::max(0.0, run.measuring_seconds - run.loading_seconds - run.checking_seconds - run.timing_seconds), 1)
+      << " s) inputs, references and cuBLAS, and messages\n";
   out << "early cut: " << run.timings_cut << " candidate(s) timed by their probe alone, " << run.timings_extended
       << " close one(s) timed longer; " << fixed(run.timing_seconds_saved, 1) << " s of timing saved\n";
 }
@@ -194,6 +198,9 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                        {"measuring_s", run.measuring_seconds},
                        {"waiting_for_compiles_s", run.waiting_for_compiles_seconds},
                        {"compile_worker_s", run.compile_worker_seconds},
+                       {"loading_s", run.loading_seconds},
+                       {"checking_s", run.checking_seconds},
+                       {"timing_s", run.timing_seconds},
                        {"timings_cut", run.timings_cut},
                        {"timings_extended", run.timings_extended},
                        {"timing_saved_s", run.timing_seconds_saved},

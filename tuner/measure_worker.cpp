@@ -1,9 +1,11 @@
 #include "measure_worker.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "can_implement.hpp"
 #include "cuda_handles.hpp"
+#include "device.hpp"
 #include "early_cut.hpp"
 #include "kernel_name.hpp"
 #include "loaded_kernel.hpp"
@@ -86,6 +88,7 @@ class MeasureSession {
     device_ = index;
     stream_ = std::make_unique<Stream>();
     cublas_ = std::make_unique<CublasHandle>();
+    check_ = std::make_unique<DeviceCheck>("sm_" + std::to_string(current_device_traits().arch));
     return {{"ok", true}};
   }
 
@@ -96,7 +99,7 @@ class MeasureSession {
     GT_CUDA(cudaGetDeviceProperties(&prop, device_));
     measurement_ = std::make_unique<ProblemMeasurement>(problem, kAlpha, kBeta, baseline,
                                                         static_cast<std::size_t>(prop.l2CacheSize), prop.totalGlobalMem,
-                                                        stream_->get(), cublas_->get());
+                                                        stream_->get(), cublas_->get(), *check_);
     Message reply{{"ok", true}, {"alignment", measurement_->alignment()}};
     if (time_cublas) reply["cublas"] = timing_to_message(measurement_->time_cublas(timing_));
     return reply;
@@ -111,12 +114,14 @@ class MeasureSession {
     const auto& bytes = request.at("cubin").get_binary();
     const std::vector<char> cubin(bytes.begin(), bytes.end());
     std::unique_ptr<LoadedKernel> kernel;
+    const auto load_started = std::chrono::steady_clock::now();
     try {
       kernel = std::make_unique<LoadedKernel>(config, cubin, request.at("lowered_name").get<std::string>());
     } catch (const CudaError& error) {
       poisoned_ = true;  // a failed load can leave the context in doubt: start afresh
       return failure(cache::Status::LaunchFailure, error.what());
     }
+    const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_started).count();
     if (spills_too_much(kernel->local_bytes())) {
       return failure(cache::Status::Spills, std::to_string(kernel->local_bytes()) + " bytes of local memory a thread (" +
                                                 std::to_string(kernel->registers()) + " registers)");
@@ -136,6 +141,7 @@ class MeasureSession {
                                       : failure(cache::Status::WrongResult, "against FP64: " + measured.check.summary);
       reply["relative_error"] = measured.against_cublas.relative_error;
       reply["fp64_error"] = measured.check.relative_error;
+      reply["seconds"] = {{"load", load_seconds}, {"check", measured.check_seconds}, {"timing", measured.timing_seconds}};
       if (!measured.timing) return reply;
       if (auto mhz = sm_clock_mhz(pci_bus_id_)) reply["sm_clock_mhz"] = *mhz;
       return reply;
@@ -155,6 +161,7 @@ class MeasureSession {
   std::string pci_bus_id_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<CublasHandle> cublas_;
+  std::unique_ptr<DeviceCheck> check_;  // before measurement_, which refers to it
   std::unique_ptr<ProblemMeasurement> measurement_;
   bool poisoned_ = false;
 };
@@ -270,6 +277,11 @@ MeasureResult MeasureWorker::measure(const CompiledKernel& compiled, const Kerne
     if (reply->contains("relative_error")) result.relative_error = reply->at("relative_error").get<double>();
     if (reply->contains("fp64_error")) result.fp64_error = reply->at("fp64_error").get<double>();
     if (reply->contains("error_text")) result.error_text = reply->at("error_text").get<std::string>();
+    if (reply->contains("seconds")) {
+      const Message& seconds = reply->at("seconds");
+      result.seconds = {seconds.at("load").get<double>(), seconds.at("check").get<double>(),
+                        seconds.at("timing").get<double>()};
+    }
   }
   // A worker that crashed, hung, or left after a CUDA error is replaced before the next candidate.
   const bool replace = !reply || result.status == cache::Status::Crash || result.status == cache::Status::LaunchFailure;

@@ -19,6 +19,14 @@
 
 namespace gemmtune::tuner {
 
+// Where a candidate's time in the measuring process went: loading its cubin, the correctness
+// check (launch, comparisons), the timed launches (warm-up and probe too).
+struct CandidateSeconds {
+  double load = 0;
+  double check = 0;
+  double timing = 0;
+};
+
 struct MeasureResult {
   cache::Status status = cache::Status::Ok;
   std::optional<TimingStats> timing;  // when ok
@@ -26,6 +34,8 @@ struct MeasureResult {
   std::optional<double> relative_error;  // normwise, against cuBLAS pedantic FP32, when the check ran
   std::optional<double> fp64_error;      // normwise, against the FP64 reference, when the check ran
   std::string error_text;
+  // The measuring process's own time on the candidate, when it got as far as a check.
+  std::optional<CandidateSeconds> seconds;
 };
 
 class MeasureWorker {

@@ -1,5 +1,7 @@
 #include "measurement.hpp"
 
+#include <chrono>
+
 #include "cublas_gemm.hpp"
 #include "family_registry.hpp"
 #include "fp64_reference.hpp"
@@ -17,24 +19,35 @@ constexpr unsigned kOperandSeed = 20261129u;
 
 ProblemMeasurement::ProblemMeasurement(const Problem& problem, float alpha, float beta, Precision baseline,
                                        std::size_t l2_bytes, std::size_t device_memory, cudaStream_t stream,
-                                       cublasHandle_t cublas)
+                                       cublasHandle_t cublas, const DeviceCheck& check)
     : problem_(problem),
       alpha_(alpha),
       beta_(beta),
       baseline_(baseline),
       stream_(stream),
       cublas_(cublas),
+      check_(check),
       operands_(problem, l2_bytes, device_memory, kOperandSeed) {
   // check_params resets the scratch C to the initial C each time: every reference starts from it.
-  reference64_ = fp64_reference(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_);
-  auto cublas_result = [&](Precision precision) {
-    cublas_sgemm(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_, precision);
-    return operands_.check_result(stream_);
-  };
-  pedantic_ = cublas_result(Precision::Strict);
-  cublas_check_ = compare_outputs(baseline_ == Precision::Tf32 ? cublas_result(baseline_) : pedantic_, reference64_,
-                                  problem_.M, problem_.N, operands_.ldc(), gemm_tolerance(baseline_, problem_.K),
-                                  problem_.batch, operands_.c_stride());
+  reference64_ = fp64_reference_on_device(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_);
+  const DeviceBuffer<float>& output = operands_.check_output();
+  cublas_sgemm(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_, Precision::Strict);
+  pedantic_ = DeviceBuffer<float>(output.size());
+  pedantic_.copy_from(output, stream_);
+  if (baseline_ == Precision::Tf32) {
+    cublas_sgemm(cublas_, problem_.layout, operands_.check_params(alpha_, beta_, stream_), stream_, baseline_);
+  }
+  cublas_check_ = against_fp64(output.data(), gemm_tolerance(baseline_, problem_.K));
+}
+
+Comparison ProblemMeasurement::against_fp64(const float* output, double tolerance) const {
+  return check_.compare(output, reference64_.data(), problem_.M, problem_.N, operands_.ldc(), tolerance,
+                        problem_.batch, operands_.c_stride(), stream_);
+}
+
+Comparison ProblemMeasurement::against_pedantic(const float* output, double tolerance) const {
+  return check_.compare(output, pedantic_.data(), problem_.M, problem_.N, operands_.ldc(), tolerance, problem_.batch,
+                        operands_.c_stride(), stream_);
 }
 
 int ProblemMeasurement::alignment() const { return call_alignment(call()); }
@@ -53,16 +66,18 @@ KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const 
     return params;
   };
   KernelMeasurement result;
+  const auto check_started = std::chrono::steady_clock::now();
   kernel.launch(with_workspace(operands_.check_params(alpha_, beta_, stream_)), stream_);
-  const std::vector<float> output = operands_.check_result(stream_);
+  const float* output = operands_.check_output().data();
   const double tolerance = gemm_tolerance(find_family(kernel.config().family).precision(), problem_.K);
-  result.check = compare_outputs(output, reference64_, problem_.M, problem_.N, operands_.ldc(), tolerance,
-                                 problem_.batch, operands_.c_stride());
-  result.against_cublas = compare_outputs(output, pedantic_, problem_.M, problem_.N, operands_.ldc(), tolerance,
-                                          problem_.batch, operands_.c_stride());
+  result.check = against_fp64(output, tolerance);
+  result.against_cublas = against_pedantic(output, tolerance);
+  const auto timing_started = std::chrono::steady_clock::now();
+  result.check_seconds = std::chrono::duration<double>(timing_started - check_started).count();
   if (!result.check.passed) return result;
   result.timing = time_launches([&](int i) { kernel.launch(with_workspace(operands_.params(i, alpha_, beta_)), stream_); },
                                 operands_.count(), stream_, timing, plan);
+  result.timing_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_started).count();
   return result;
 }
 

@@ -3,7 +3,8 @@
 // the inputs widened: C64 = alpha A B + beta C0, C0 the initial C) and cuBLAS in pedantic FP32;
 // cuBLAS in the compute type of the class tuned for as the baseline timed (pedantic FP32 for
 // strict and fp32, FAST_TF32 for tf32); each kernel checked against the FP64 reference with the
-// tolerance of its own class (gemm_tolerance) before it is timed, with the workspace it needs.
+// tolerance of its own class (gemm_tolerance) before it is timed, with the workspace it needs. The
+// references stay on the device and results are compared there (device_check.hpp).
 // The tuner's measuring process and gemmbench both measure through it, so that both time
 // kernels alike.
 #pragma once
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "device_check.hpp"
 #include "gemm_params.h"
 #include "loaded_kernel.hpp"
 #include "operand_sets.hpp"
@@ -31,6 +33,10 @@ struct KernelMeasurement {
   // Against cuBLAS pedantic FP32 on the same inputs: recorded beside it, not decisive.
   Comparison against_cublas;
   std::optional<TimingStats> timing;  // when the check passed
+  // Host wall time of the check (launch and both comparisons) and of the
+  // timing, for the tuner's account of where its time goes.
+  double check_seconds = 0;
+  double timing_seconds = 0;
 };
 
 class ProblemMeasurement {
@@ -38,8 +44,9 @@ class ProblemMeasurement {
   // Fills the operand sets for `problem` (within a quarter of `device_memory`, spanning twice
   // `l2_bytes`) and computes the references on `stream` with `cublas`; `baseline` is the class
   // whose cuBLAS compute type is timed. Throws CudaError, CublasError.
+  // `check` compares results on the device (loaded once a process: it compiles its kernels).
   ProblemMeasurement(const Problem& problem, float alpha, float beta, Precision baseline, std::size_t l2_bytes,
-                     std::size_t device_memory, cudaStream_t stream, cublasHandle_t cublas);
+                     std::size_t device_memory, cudaStream_t stream, cublasHandle_t cublas, const DeviceCheck& check);
 
   // The call a kernel is measured on (set 0's operands), for can_implement and the like.
   GemmParams call() const { return operands_.params(0, alpha_, beta_); }
@@ -62,9 +69,14 @@ class ProblemMeasurement {
   Precision baseline_;
   cudaStream_t stream_;
   cublasHandle_t cublas_;
+  // Both comparisons of `output` (on the device) with the class's tolerance.
+  Comparison against_fp64(const float* output, double tolerance) const;
+  Comparison against_pedantic(const float* output, double tolerance) const;
+
+  const DeviceCheck& check_;
   OperandSets operands_;
-  std::vector<double> reference64_;
-  std::vector<float> pedantic_;  // cuBLAS pedantic FP32
+  DeviceBuffer<double> reference64_;
+  DeviceBuffer<float> pedantic_;  // cuBLAS pedantic FP32
   Comparison cublas_check_;
 };
 

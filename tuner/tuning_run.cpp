@@ -194,6 +194,11 @@ class ProblemTuner {
         measuring_started = SteadyClock::now();
         result = measurer_.measure(compiled, config, timeout, best_ms);
         run_.measuring_seconds += seconds_since(measuring_started);
+        if (result.seconds) {
+          run_.loading_seconds += result.seconds->load;
+          run_.checking_seconds += result.seconds->check;
+          run_.timing_seconds += result.seconds->timing;
+        }
         ++report.measured;
         if (result.timing) count_early_cut(*result.timing);
       }
@@ -296,6 +301,9 @@ void add_counts(RunReport& run, const RunReport& part) {
   run.measuring_seconds += part.measuring_seconds;
   run.waiting_for_compiles_seconds += part.waiting_for_compiles_seconds;
   run.compile_worker_seconds += part.compile_worker_seconds;
+  run.loading_seconds += part.loading_seconds;
+  run.checking_seconds += part.checking_seconds;
+  run.timing_seconds += part.timing_seconds;
   run.timings_cut += part.timings_cut;
   run.timings_extended += part.timings_extended;
   run.timing_seconds_saved += part.timing_seconds_saved;

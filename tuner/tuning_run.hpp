@@ -83,6 +83,11 @@ struct RunReport {
   double waiting_for_compiles_seconds = 0;
   double compile_worker_seconds = 0;
   int compile_workers = 0;
+  // Of measuring_seconds, the measuring process's own account of candidates (the rest: inputs,
+  // references and cuBLAS a problem, and messages between the processes).
+  double loading_seconds = 0;
+  double checking_seconds = 0;
+  double timing_seconds = 0;
   // The early cut (early_cut.hpp): candidates timed by their probe alone, close contenders
   // timed longer, and the timed repetitions the cut left out, in seconds of GPU time.
   std::size_t timings_cut = 0;

@@ -28,6 +28,11 @@ DeviceBuffer<double> widened(const float* device, std::size_t count, cudaStream_
 }  // namespace
 
 std::vector<double> fp64_reference(cublasHandle_t handle, Layout layout, const GemmParams& p, cudaStream_t stream) {
+  return fp64_reference_on_device(handle, layout, p, stream).download(stream);
+}
+
+DeviceBuffer<double> fp64_reference_on_device(cublasHandle_t handle, Layout layout, const GemmParams& p,
+                                              cudaStream_t stream) {
   if (auto reason = validate_call(p, layout)) throw Error("FP64 reference: " + *reason);
   const std::string context = "cuBLAS DGEMM (FP64 reference) " + describe_call(p, layout);
   if (p.A_array != nullptr) throw Error(context + ": pointer arrays are not supported; give strides");
@@ -50,7 +55,7 @@ std::vector<double> fp64_reference(cublasHandle_t handle, Layout layout, const G
                                       static_cast<int>(p.lda), p.stride_a, &beta, c.data(), static_cast<int>(p.ldc),
                                       p.stride_c, p.batch),
             context);
-  return c.download(stream);
+  return c;
 }
 
 }  // namespace gemmtune

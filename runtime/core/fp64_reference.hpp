@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "cuda_handles.hpp"
 #include "gemm_params.h"
 
 namespace gemmtune {
@@ -18,5 +19,8 @@ namespace gemmtune {
 // for a strided batch every entry, `params.stride_c` apart (pointer arrays are refused).
 // Throws CudaError, CublasError, Error for a call validate_call refuses.
 std::vector<double> fp64_reference(cublasHandle_t handle, Layout layout, const GemmParams& params, cudaStream_t stream);
+// The same, left in device memory (for a comparison on the device, tuner/device_check.hpp).
+DeviceBuffer<double> fp64_reference_on_device(cublasHandle_t handle, Layout layout, const GemmParams& params,
+                                              cudaStream_t stream);
 
 }  // namespace gemmtune

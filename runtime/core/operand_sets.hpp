@@ -31,6 +31,8 @@ class OperandSets {
   GemmParams check_params(float alpha, float beta, cudaStream_t stream);
   // The scratch C after a check run: every batch entry, `c_stride()` floats apart.
   std::vector<float> check_result(cudaStream_t stream) const { return c_check_.download(stream); }
+  // The scratch C itself, on the device.
+  const DeviceBuffer<float>& check_output() const { return c_check_; }
   long long ldc() const { return ldc_; }
   long long c_stride() const { return stride_c_; }
 

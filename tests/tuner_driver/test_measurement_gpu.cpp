@@ -19,9 +19,9 @@ constexpr float kAlpha = 0.75f;
 constexpr float kBeta = -1.25f;
 
 ProblemMeasurement measure_problem(const DeviceInfo& device, Precision baseline, const Stream& stream,
-                                   const CublasHandle& cublas) {
+                                   const CublasHandle& cublas, const DeviceCheck& check) {
   return ProblemMeasurement(kProblem, kAlpha, kBeta, baseline, device.l2_bytes, device.global_memory_bytes,
-                            stream.get(), cublas.get());
+                            stream.get(), cublas.get(), check);
 }
 
 }  // namespace
@@ -33,12 +33,13 @@ TEST_CASE("measurement: cuBLAS pedantic is within FP32's bound of the FP64 refer
   GT_CUDA(cudaSetDevice(device->index));
   const Stream stream;
   const CublasHandle cublas;
-  const ProblemMeasurement pedantic = measure_problem(*device, Precision::Fp32, stream, cublas);
+  const DeviceCheck check(device->arch());
+  const ProblemMeasurement pedantic = measure_problem(*device, Precision::Fp32, stream, cublas, check);
   INFO("pedantic: " << pedantic.cublas_check().summary);
   CHECK(pedantic.cublas_check().passed);
   CHECK(pedantic.cublas_check().relative_error > 0);  // FP32's rounding, seen against FP64
   CHECK(pedantic.cublas_check().relative_error < 1e-6);
-  const ProblemMeasurement tf32 = measure_problem(*device, Precision::Tf32, stream, cublas);
+  const ProblemMeasurement tf32 = measure_problem(*device, Precision::Tf32, stream, cublas, check);
   INFO("FAST_TF32: " << tf32.cublas_check().summary);
   CHECK(tf32.cublas_check().passed);
   CHECK(tf32.cublas_check().relative_error > 10 * pedantic.cublas_check().relative_error);
@@ -50,7 +51,8 @@ TEST_CASE("measurement: a candidate's error is measured against FP64 and judged 
   GT_CUDA(cudaSetDevice(device->index));
   const Stream stream;
   const CublasHandle cublas;
-  ProblemMeasurement measurement = measure_problem(*device, Precision::Fp32, stream, cublas);
+  const DeviceCheck check(device->arch());
+  ProblemMeasurement measurement = measure_problem(*device, Precision::Fp32, stream, cublas, check);
   TimingOptions timing;
   timing.target_ms = 5;
   for (const char* family_name : {"reg2d", "tf32x3"}) {
