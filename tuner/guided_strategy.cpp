@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "search_space.hpp"
@@ -47,22 +48,33 @@ GuidedStrategy::GuidedStrategy(const SearchSetup& setup)
 
 std::optional<std::size_t> GuidedStrategy::propose() {
   if (ranking_cursor_ < std::min(model_picks_, ranking_.size())) return ranking_[ranking_cursor_++];
+  if (!first_round_) first_round_ = proposed_count();  // the seeds and the model's favourites
   while (true) {
-    if (!neighbour_queue_.empty()) {
-      const std::size_t index = neighbour_queue_.front();
-      neighbour_queue_.pop_front();
-      return index;
+    // The climb waits for the first round (the seeds and the model's favourites) to be all in:
+    // climbing from whichever of it came back first spends the budget on the wrong
+    // neighbourhoods.
+    if (reported_count() < *first_round_) return std::nullopt;
+    // A measured configuration faster than the one whose neighbours are being handed out is
+    // expanded first: its neighbours go ahead of the rest.
+    const std::optional<std::size_t> centre = next_centre();
+    if (centre && (frontier_.empty() || measured_ms_.at(*centre) < frontier_.front().centre_ms)) {
+      expand(*centre);
+      continue;
     }
-    // Where to climb next depends on the results still out.
-    if (pending_count() > 0) return std::nullopt;
+    if (!frontier_.empty()) {
+      const std::size_t index = frontier_.front().index;
+      std::pop_heap(frontier_.begin(), frontier_.end(), std::greater<>{});
+      frontier_.pop_back();
+      if (!was_proposed(index)) return index;
+      continue;
+    }
+    if (pending_count() > 0) return std::nullopt;  // nothing to climb from until results come
     if (successes_.empty()) {
       // Everything measured so far failed: no place to climb from; keep to the model's order.
       if (ranking_cursor_ < ranking_.size()) return ranking_[ranking_cursor_++];
       return std::nullopt;
     }
-    const std::optional<std::size_t> centre = next_centre();
-    if (!centre) return std::nullopt;  // converged: every fast enough configuration is expanded
-    expand(*centre);
+    return std::nullopt;  // converged: every fast enough configuration is expanded
   }
 }
 
@@ -77,22 +89,21 @@ std::optional<std::size_t> GuidedStrategy::next_centre() const {
 
 void GuidedStrategy::expand(std::size_t centre) {
   expanded_[centre] = true;
-  std::vector<std::size_t> fresh;
+  const double centre_ms = measured_ms_.at(centre);
+  auto add = [&](std::size_t index) {
+    if (was_proposed(index)) return;
+    frontier_.push_back({centre_ms, predicted_ms_[index], index});
+    std::push_heap(frontier_.begin(), frontier_.end(), std::greater<>{});
+  };
   for (const KernelConfig& neighbour : neighbours(space()[centre])) {
-    const std::optional<std::size_t> index = index_of(neighbour);
-    if (index && !was_proposed(*index)) fresh.push_back(*index);
+    if (const std::optional<std::size_t> index = index_of(neighbour)) add(*index);
   }
-  for (const std::size_t sibling : siblings_.at(tiling_key(space()[centre]))) {
-    if (!was_proposed(sibling)) fresh.push_back(sibling);
-  }
-  // The model's favourite first, so a budget running out cuts the least promising.
-  std::stable_sort(fresh.begin(), fresh.end(),
-                   [&](std::size_t a, std::size_t b) { return predicted_ms_[a] < predicted_ms_[b]; });
-  neighbour_queue_.assign(fresh.begin(), fresh.end());
+  for (const std::size_t sibling : siblings_.at(tiling_key(space()[centre]))) add(sibling);
 }
 
 void GuidedStrategy::on_result(std::size_t index, const CandidateResult& result) {
   if (!result.ok) return;
+  measured_ms_[index] = result.ms;
   const std::pair<double, std::size_t> entry{result.ms, index};
   successes_.insert(std::upper_bound(successes_.begin(), successes_.end(), entry), entry);
 }

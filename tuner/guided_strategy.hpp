@@ -1,12 +1,15 @@
 // Model-guided local search. Ranks the whole space with the cost model (cost_model.hpp), measures
-// the model's favourites, then hill-climbs: measures the unmeasured neighbours (search_space.hpp,
-// plus the same tiles in the other families) of the fastest measured configurations, widening to
-// slower ones while they are within kWidenWithin of the best, and stops when none is left to
-// expand or the budget is spent. The model only has to put the right region near the top;
-// measurements decide within it.
+// the model's favourites, then climbs best-first: the unmeasured neighbours (search_space.hpp,
+// plus the same tiles in the other families) of the fastest measured configuration not yet
+// expanded are handed out, the model's favourite first, and as soon as a faster one is measured
+// its neighbours go ahead of the rest; configurations within kWidenWithin of the best are
+// expanded in turn, and the search stops when none is left to expand or the budget is spent.
+// While results are out (a parallel driver) it hands out what the results so far say, rather than
+// waiting for the rest. The model only has to put the right region near the top; measurements
+// decide within it.
 #pragma once
 
-#include <deque>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -52,7 +55,17 @@ class GuidedStrategy final : public Strategy {
   std::vector<std::size_t> ranking_;           // space indices, predicted fastest first
   std::size_t ranking_cursor_ = 0;
   std::size_t model_picks_ = 0;
-  std::deque<std::size_t> neighbour_queue_;    // the current centre's neighbours, to measure
+  std::optional<std::size_t> first_round_;     // candidates handed out before local search began
+  // Neighbours of expanded configurations not yet handed out, a min-heap: those of the fastest
+  // centre first, and of one centre the model's favourite first.
+  struct FrontierEntry {
+    double centre_ms;
+    double predicted_ms;
+    std::size_t index;
+    auto operator<=>(const FrontierEntry&) const = default;
+  };
+  std::vector<FrontierEntry> frontier_;
+  std::unordered_map<std::size_t, double> measured_ms_;  // ok results by space index
   std::vector<bool> expanded_;                 // by space index
   // Space indices by tiling (parameters, layout, alignment), across families: the configurations
   // of other families with the same tiles are neighbours too.
