@@ -101,7 +101,7 @@ void Runtime::Impl::sgemm(const SgemmCall& call, cudaStream_t stream) const {
     chosen.kernel->launch(chosen.plan, row_major.params, stream);
   } else {
     GemmParams params = row_major.params;
-    params.workspace = workspaces_.get(stream, chosen.plan.workspace_floats);
+    params.workspace = workspaces_.get(stream, chosen.plan.workspace_floats, chosen.plan.counter_floats);
     params.workspace_floats = static_cast<long long>(chosen.plan.workspace_floats);
     chosen.kernel->launch(chosen.plan, params, stream);
   }

@@ -132,8 +132,8 @@ std::vector<const KernelFamily*> default_families(Layout layout, const std::stri
 
 // The defaults an untuned call may get: of the families above, those whose class the call
 // admits (so single-pass TF32 serves only a caller who asked for Tf32, and a Strict call only
-// FFMA kernels), each default and shape default (KernelFamily::default_configs) at the widest
-// alignment the call allows. A default that would serve the call from staged copies of A and B
+// FFMA kernels), each default and, where worth searching for the call's shape, each shape
+// default (KernelFamily::default_configs), at the widest alignment the call allows. A default that would serve the call from staged copies of A and B
 // (operand_staging: TMA on a misaligned call) is left out: the cost model does not price the
 // copies, so it would rank such a kernel too well.
 std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const DeviceTraits& device,
@@ -143,7 +143,12 @@ std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const Dev
   for (const KernelFamily* family : default_families(call.layout, "sm_" + std::to_string(device.arch))) {
     if (!admits(policy.precision, family->precision())) continue;
     bool staging_noted = false;
-    for (const KernelConfig& widest : family->default_configs(call.layout, family->alignments().front())) {
+    const std::vector<KernelConfig> configs = family->default_configs(call.layout, family->alignments().front());
+    for (const KernelConfig& widest : configs) {
+      // A shape default serves its kind of shape only, where the tuner would measure it (tmawgmma's
+      // split of K in 128 on K = 29 would be 127 empty slices).
+      const bool shape_default = &widest != &configs.front();
+      if (shape_default && !family->worth_searching(widest, problem, device.sm_count)) continue;
       std::string why_not;
       std::optional<KernelConfig> variant = serving_variant(widest, call.params, device, why_not);
       if (!variant) continue;

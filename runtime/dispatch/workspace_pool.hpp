@@ -1,7 +1,8 @@
 // Scratch for the kernels that need it (split-K's partial sums and arrival counters), one buffer
 // a stream: calls on one stream run in order and may share a buffer; calls on two streams may
-// run at once and must not. A buffer is zero-filled when allocated (the kernels leave their
-// counters at zero again) and grows when a call needs more.
+// run at once and must not. Each buffer is a Workspace (jit/workspace.hpp): it grows when a call
+// needs more and zeroes the counters a call needs where the calls before it may have left
+// partial sums.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,15 +13,16 @@
 #include <thread>
 #include <unordered_map>
 
-#include "cuda_handles.hpp"
+#include "workspace.hpp"
 
 namespace gemmtune::dispatch {
 
 class WorkspacePool {
  public:
-  // A workspace of at least `floats` for the calls on `stream`, valid until the Runtime is
-  // destroyed or a later call on the same stream needs a larger one. Throws CudaError.
-  float* get(cudaStream_t stream, std::size_t floats);
+  // A workspace of at least `floats`, its first `counter_floats` zero, for the next call on
+  // `stream` (Workspace::prepare); valid until the Runtime is destroyed or a later call on the
+  // same stream needs a larger one. Throws CudaError.
+  float* get(cudaStream_t stream, std::size_t floats, std::size_t counter_floats);
 
  private:
   // cudaStreamPerThread is one handle for a different stream in every thread: the thread is
@@ -37,7 +39,7 @@ class WorkspacePool {
   };
 
   std::mutex mutex_;
-  std::unordered_map<Key, DeviceBuffer<float>, KeyHash> buffers_;
+  std::unordered_map<Key, Workspace, KeyHash> buffers_;
 };
 
 }  // namespace gemmtune::dispatch

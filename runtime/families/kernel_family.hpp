@@ -148,10 +148,17 @@ class KernelFamily {
   // batch_refusal() admits one) on `device`.
   virtual LaunchShape launch_shape(const KernelConfig& config, const Problem& problem, const DeviceTraits& device) const = 0;
   // Scratch the kernel needs in GemmParams::workspace, in floats (split-K partial sums and
-  // per-tile arrival counters). The caller zero-fills it once when it allocates it; kernels
-  // leave the counters at zero again when they finish.
+  // per-tile arrival counters).
   virtual std::size_t workspace_floats(const KernelConfig& /*config*/, const Problem& /*problem*/,
                                        const DeviceTraits& /*device*/) const {
+    return 0;
+  }
+  // The first floats of that workspace, its arrival counters, which must be zero when the kernel
+  // starts; it leaves them at zero again. The rest (partial sums, staged copies) it writes before
+  // it reads. A buffer shared by several kernels or shapes is therefore zeroed only where the next
+  // launch's counters reach past the last one's (jit/workspace.hpp).
+  virtual std::size_t workspace_counter_floats(const KernelConfig& /*config*/, const Problem& /*problem*/,
+                                               const DeviceTraits& /*device*/) const {
     return 0;
   }
   // Where the configuration reads A and B from aligned copies in its workspace rather than where

@@ -31,6 +31,11 @@ class SkinnyFamily final : public KernelFamily {
     const long long tiles = static_cast<long long>(ceil_div(problem.N, 4 * c.get("NT"))) * ceil_div(problem.M, c.get("MT"));
     return static_cast<std::size_t>(splitk_workspace_floats(tiles, c.get("SPLITK"), problem.M, problem.N));
   }
+  std::size_t workspace_counter_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const override {
+    if (c.get("SPLITK") == 1) return 0;
+    const long long tiles = static_cast<long long>(ceil_div(problem.N, 4 * c.get("NT"))) * ceil_div(problem.M, c.get("MT"));
+    return static_cast<std::size_t>(splitk_counter_floats(tiles, c.get("SPLITK")));
+  }
 
   // Only where every row fits one block (B read once) and the rows fill at least half of it.
   bool worth_searching(const KernelConfig& c, const Problem& problem, int /*sm_count*/) const override {

@@ -108,6 +108,11 @@ class TmaWgmmaFamily final : public KernelFamily {
     return kernel_workspace_floats(c, problem, device);
   }
 
+  std::size_t workspace_counter_floats(const KernelConfig& c, const Problem& problem,
+                                       const DeviceTraits& device) const override {
+    return static_cast<std::size_t>(schedule(c, problem, device.sm_count).counter_words());
+  }
+
   std::optional<StagedOperandLayout> operand_staging(const KernelConfig& c, const Problem& problem,
                                                      const DeviceTraits& device) const override {
     if (c.align >= 4) return std::nullopt;

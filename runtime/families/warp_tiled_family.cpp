@@ -34,4 +34,10 @@ std::size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Probl
   return static_cast<std::size_t>(splitk_workspace_floats(output_tiles(c, problem), c.get("SPLITK"), problem.M, problem.N));
 }
 
+std::size_t WarpTiledFamily::workspace_counter_floats(const KernelConfig& c, const Problem& problem,
+                                                      const DeviceTraits&) const {
+  if (c.get("SPLITK") == 1) return 0;
+  return static_cast<std::size_t>(splitk_counter_floats(output_tiles(c, problem), c.get("SPLITK")));
+}
+
 }  // namespace gemmtune

@@ -17,6 +17,8 @@ class WarpTiledFamily : public KernelFamily {
   // Split-K pays only while the output tiles alone leave SMs idle, and only with K to split.
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override;
   std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override;
+  std::size_t workspace_counter_floats(const KernelConfig& c, const Problem& problem,
+                                       const DeviceTraits& device) const override;
 
  protected:
   virtual int threads(const KernelConfig& c) const = 0;

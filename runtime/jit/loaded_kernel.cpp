@@ -27,6 +27,7 @@ LoadedKernel::LoadedKernel(KernelConfig config, const std::vector<char>& cubin,
 
 LaunchPlan LoadedKernel::plan(const Problem& problem) const {
   LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_),
+                  family_->workspace_counter_floats(config_, problem, device_),
                   family_->operand_staging(config_, problem, device_)};
   const unsigned threads = plan.shape.block[0] * plan.shape.block[1] * plan.shape.block[2];
   if (static_cast<int>(threads) > attributes_.maxThreadsPerBlock) {
@@ -43,7 +44,7 @@ void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
   const LaunchPlan call_plan = plan(problem_of(params, config_.layout));
   const std::size_t workspace = call_plan.workspace_floats;
   if (workspace > 0 && (params.workspace == nullptr || params.workspace_floats < static_cast<long long>(workspace))) {
-    throw Error(name_ + ": needs a zero-filled workspace of " + std::to_string(workspace) + " floats for " +
+    throw Error(name_ + ": needs a workspace of " + std::to_string(workspace) + " floats for " +
                 describe_call(params, config_.layout) + ", given " + std::to_string(params.workspace_floats));
   }
   launch(call_plan, params, stream);

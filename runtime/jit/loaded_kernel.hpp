@@ -20,7 +20,8 @@ namespace gemmtune {
 // route) so that a launch does no more than build the arguments and call cudaLaunchKernel.
 struct LaunchPlan {
   LaunchShape shape;
-  std::size_t workspace_floats = 0;  // zero-filled scratch the kernel needs in GemmParams::workspace
+  std::size_t workspace_floats = 0;  // scratch the kernel needs in GemmParams::workspace
+  std::size_t counter_floats = 0;    // of which the first, its arrival counters, must be zero (workspace.hpp)
   // Set when the kernel reads aligned copies of A and B, made in the workspace before each launch.
   std::optional<StagedOperandLayout> staging;
 };

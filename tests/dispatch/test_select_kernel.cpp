@@ -115,6 +115,15 @@ TEST_CASE("dispatch: an untuned call of a shape the defaults serve badly gets it
     REQUIRE(defaults.size() == 2);
     CHECK(*choice.config == defaults[1]);
   }
+  // A shape of neither kind gets neither: tmawgmma's split of K in 128 on K = 29 would be empty
+  // slices, skinny's one-row block idles on 61 rows.
+  const Choice small = f.select_with(fake_nn_call(61, 37, 29), policy, h200);
+  REQUIRE(small.config);
+  INFO(small.selection.note);
+  for (const char* family : {"skinny", "tmawgmma"}) {
+    const std::vector<KernelConfig> defaults = find_family(family).default_configs(Layout::NN, 4);
+    CHECK(*small.config != defaults[1]);
+  }
 }
 
 TEST_CASE("dispatch: an untuned call prefers a kernel whose cubin is stored when the model ranks it close",

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string_view>
 
 #include "cuda_handles.hpp"
@@ -42,7 +43,10 @@ long long padded_ld(long long minimum, bool aligned) { return aligned ? (minimum
 // Runs `kernel` on `p` stored in the kernel's layout with leading dimensions above the minimum
 // (see padded_ld) and, unaligned, every pointer one float past an aligned allocation; returns
 // the check's failures ("" when all is well).
-std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, float alpha, float beta, bool aligned) {
+// `shared`: a workspace the caller keeps from run to run (as the runtime keeps one a stream);
+// without it, a new one.
+std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, float alpha, float beta, bool aligned,
+                          Workspace* shared = nullptr) {
   const Layout layout = kernel.config().layout;
   const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
   const long long lda = padded_ld(a_t ? p.M : p.K, aligned);
@@ -60,8 +64,8 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
   c_dev.upload(c);
   GemmParams params{p.M, p.N, p.K, alpha, beta, a_dev.data() + offset, lda, b_dev.data() + offset, ldb,
                     c_dev.data() + offset, ldc, nullptr, 0};
-  Workspace workspace;
-  workspace.attach(kernel, params, nullptr);
+  Workspace own;
+  (shared != nullptr ? *shared : own).attach(kernel, params, nullptr);
   kernel.launch(params, nullptr);
   GT_CUDA(cudaDeviceSynchronize(), kernel.name());
   return testing::check_result(p, alpha, beta, c_dev.download(), ldc, offset, kPad,
@@ -213,6 +217,42 @@ TEST_CASE("split-K with N a multiple of 4 matches an FP64 reference in all layou
     for (float beta : {-1.3f, 0.0f}) {
       INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", beta " << beta);
       CHECK(run_and_check(kernel, problem, 0.7f, beta, config.align > 1) == "");
+    }
+  }
+}
+
+// One workspace for one kernel after another, and one kernel on several shapes, as the runtime
+// keeps one a stream: another kernel's partial sums may lie where the next counts arrivals (the
+// H200 run of f492c73 gave wrong results for every call after the first of tmawgmma's split of K
+// in 128 when skinny's split-K had used the buffer in between).
+TEST_CASE("kernels sharing a workspace, one after another and on several shapes, each match FP64", "[gpu]") {
+  const auto device = testing::gpu_or_skip();
+  if (!device) return;
+  auto variant = [](const char* family, std::initializer_list<std::pair<const char*, int>> changes) {
+    KernelConfig config = find_family(family).default_config(Layout::NN, 4);
+    for (auto [param, value] : changes) config.set(param, value);
+    return config;
+  };
+  std::vector<KernelConfig> configs{variant("skinny", {{"SPLITK", 8}}), variant("warptile", {{"SPLITK", 16}})};
+  if (find_family("tmawgmma").compile_arch(device->arch())) {
+    configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 128}}));
+    configs.push_back(variant("tmawgmma", {{"SCHEDULE", 3}}));
+  }
+  const std::map<std::string, CompiledKernel> compiled = testing::compile_in_parallel(configs, device->arch());
+  std::vector<std::unique_ptr<LoadedKernel>> kernels;
+  for (const KernelConfig& config : configs) {
+    const CompiledKernel& binary = compiled.at(kernel_name(config));
+    kernels.push_back(std::make_unique<LoadedKernel>(config, binary.cubin, binary.lowered_name));
+  }
+  const HostProblem problems[] = {testing::make_host_problem(61, 37, 29, 31), testing::make_host_problem(16, 96, 5000, 32),
+                                  testing::make_host_problem(200, 300, 700, 33)};
+  Workspace shared;
+  for (int round = 0; round < 2; ++round) {
+    for (const HostProblem& problem : problems) {
+      for (const auto& kernel : kernels) {
+        INFO(kernel->name() << " on " << problem.M << "x" << problem.N << "x" << problem.K << ", round " << round);
+        CHECK(run_and_check(*kernel, problem, 0.7f, -1.3f, true, &shared) == "");
+      }
     }
   }
 }
