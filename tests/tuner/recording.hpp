@@ -13,15 +13,19 @@
 
 namespace gemmtune::tuner::testing {
 
+// Every configuration of reg2d and vectorized on three problems (2026-11-29).
 inline const char* const kRecording = GEMMTUNE_TESTS_DIR "/tuner/data/h200-exhaustive-reg2d-vectorized.db";
+// Every configuration of tmawgmma, wgmma and skinny on 2048^3, 1000x999x777 and 16x4096x4096
+// (2026-12-04, bench/results/2026-12-04-h200-tuning-cost-device-check.md).
+inline const char* const kTensorCoreRecording = GEMMTUNE_TESTS_DIR "/tuner/data/h200-exhaustive-tensor-core.db";
 
 // A copy of the recording in the temporary folder (named for `name` and this process, so that
 // test runs side by side do not share one), migrated; removed with its WAL files at the end.
 class Recording {
  public:
-  explicit Recording(const std::string& name)
+  explicit Recording(const std::string& name, const char* recording = kRecording)
       : path_(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()) + ".db")) {
-    std::filesystem::copy_file(kRecording, path_, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(recording, path_, std::filesystem::copy_options::overwrite_existing);
     db_.emplace(cache::Database::open(path_.string(), cache::OpenMode::ReadWrite));
   }
   ~Recording() {
