@@ -1,9 +1,30 @@
 #include "operand_sets.hpp"
 
 #include <algorithm>
-#include <random>
 
 namespace gemmtune {
+namespace {
+
+// splitmix64's finalizer: a bijection of 64-bit words whose outputs of consecutive inputs pass
+// as independent.
+std::uint64_t mix(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::vector<float> random_operand(std::size_t count, std::uint64_t seed) {
+  std::vector<float> values(count);
+  const std::uint64_t base = mix(seed + 0x9e3779b97f4a7c15ULL);
+  for (std::size_t i = 0; i < count; ++i) {
+    // The top 24 bits u give (2u + 1) / 2^24 - 1: exact in FP32, never zero.
+    const auto u = static_cast<std::int64_t>(mix(base + i) >> 40);
+    values[i] = static_cast<float>(2 * u + 1 - (std::int64_t{1} << 24)) * 0x1p-24f;
+  }
+  return values;
+}
 
 OperandSets::OperandSets(const Problem& problem, std::size_t l2_bytes, std::size_t device_memory, unsigned seed)
     : M_(problem.M),
@@ -24,15 +45,9 @@ OperandSets::OperandSets(const Problem& problem, std::size_t l2_bytes, std::size
   const std::size_t affordable = std::max<std::size_t>(1, device_memory / 4 / set_bytes);
   const std::size_t count = std::min({wanted, affordable, std::size_t{64}});
 
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  auto random_vector = [&](std::size_t n) {
-    std::vector<float> values(n);
-    for (float& v : values) v = uniform(rng);
-    return values;
-  };
-  const std::vector<float> host_a = random_vector(a_count), host_b = random_vector(b_count),
-                           host_c = random_vector(c_count);
+  const std::uint64_t stream = std::uint64_t{seed} << 2;  // A, B and C: three streams of the seed
+  const std::vector<float> host_a = random_operand(a_count, stream), host_b = random_operand(b_count, stream + 1),
+                           host_c = random_operand(c_count, stream + 2);
   for (std::size_t i = 0; i < count; ++i) {
     Set set{DeviceBuffer<float>(a_count), DeviceBuffer<float>(b_count), DeviceBuffer<float>(c_count)};
     set.a.upload(host_a);

@@ -1,5 +1,5 @@
-// The inputs of a timed GEMM problem on the device: random A, B and C (uniform in [-1, 1], never
-// zeros) with minimal leading dimensions, repeated in enough sets that one rotation spans twice
+// The inputs of a timed GEMM problem on the device: random A, B and C (random_operand: uniform in
+// (-1, 1), never zeros) with minimal leading dimensions, repeated in enough sets that one rotation spans twice
 // the L2, so a timed run never finds its operands cached by the previous one; plus the initial C
 // kept apart and a scratch C for the correctness check. A batched problem's sets hold its entries
 // packed (strides M*K, K*N and M*N), as a strided-batched call has them. gemmbench and the tuner's measuring
@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "cuda_handles.hpp"
@@ -16,6 +17,13 @@
 #include "problem.hpp"
 
 namespace gemmtune {
+
+// `count` values uniform over the odd multiples of 2^-24 in (-1, 1) (so never zero), value i a
+// hash of (`seed`, i): the same on every machine and in every process. A problem's inputs are up
+// to 192M values, which std::mt19937 and uniform_real_distribution took 1-2 s to draw; a hash a
+// value takes about a third of that (64M values on a 2-core machine: 0.19 s against 0.54 s, the
+// allocation included; bench/results/2026-12-04-h200-tuning-cost-device-check.md).
+std::vector<float> random_operand(std::size_t count, std::uint64_t seed);
 
 class OperandSets {
  public:
