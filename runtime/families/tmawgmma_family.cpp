@@ -79,8 +79,9 @@ class TmaWgmmaFamily final : public KernelFamily {
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
     const TileSchedule s = schedule(c, problem, sm_count);
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
-      case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split
-        return s.tiles() < sm_count && s.k_tiles >= 2 * c.get("SPLITK");
+      case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split; one
+                              // slice walks as data-parallel does, a second compile of one kernel
+        return c.get("SPLITK") > 1 && s.tiles() < sm_count && s.k_tiles >= 2 * c.get("SPLITK");
       case Schedule::StreamK:  // differs from data-parallel only where the tiles do not divide the SMs
         return s.sk_tiles > 0;
       case Schedule::DataParallel:
