@@ -133,9 +133,10 @@ std::vector<const KernelFamily*> default_families(Layout layout, const std::stri
 // The defaults an untuned call may get: of the families above, those whose class the call
 // admits (so single-pass TF32 serves only a caller who asked for Tf32, and a Strict call only
 // FFMA kernels), each default and, where worth searching for the call's shape, each shape
-// default (KernelFamily::default_configs), at the widest alignment the call allows. A default that would serve the call from staged copies of A and B
-// (operand_staging: TMA on a misaligned call) is left out: the cost model does not price the
-// copies, so it would rank such a kernel too well.
+// default (KernelFamily::default_configs), at the widest alignment the call allows. A default
+// that would serve the call from staged copies of A and B (operand_staging: TMA on a misaligned
+// call) is left out: the cost model does not price the copies, so it would rank such a kernel
+// too well.
 std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const DeviceTraits& device,
                                              const SelectionPolicy& policy, Notes& notes) {
   const Problem problem = problem_of(call.params, call.layout);

@@ -28,13 +28,11 @@ class SkinnyFamily final : public KernelFamily {
   }
 
   std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const override {
-    const long long tiles = static_cast<long long>(ceil_div(problem.N, 4 * c.get("NT"))) * ceil_div(problem.M, c.get("MT"));
-    return static_cast<std::size_t>(splitk_workspace_floats(tiles, c.get("SPLITK"), problem.M, problem.N));
+    return static_cast<std::size_t>(splitk_workspace_floats(output_tiles(c, problem), c.get("SPLITK"), problem.M, problem.N));
   }
   std::size_t workspace_counter_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const override {
     if (c.get("SPLITK") == 1) return 0;
-    const long long tiles = static_cast<long long>(ceil_div(problem.N, 4 * c.get("NT"))) * ceil_div(problem.M, c.get("MT"));
-    return static_cast<std::size_t>(splitk_counter_floats(tiles, c.get("SPLITK")));
+    return static_cast<std::size_t>(splitk_counter_floats(output_tiles(c, problem), c.get("SPLITK")));
   }
 
   // Only where every row fits one block (B read once) and the rows fill at least half of it.
@@ -76,6 +74,11 @@ class SkinnyFamily final : public KernelFamily {
   }
 
  private:
+  // Blocks of the launch's x and z (MT rows by 4 NT columns of C each), each a tile of split-K.
+  static long long output_tiles(const KernelConfig& c, const Problem& problem) {
+    return static_cast<long long>(ceil_div(problem.N, 4 * c.get("NT"))) * ceil_div(problem.M, c.get("MT"));
+  }
+
   std::vector<ParamSpec> params_{{"NT", 32, {16, 32, 64}},
                                  {"KG", 8, {4, 8, 16}},
                                  {"MT", 16, {1, 2, 4, 8, 16, 32}},

@@ -72,16 +72,17 @@ std::string run_and_check(const LoadedKernel& kernel, const HostProblem& p, floa
                                find_family(kernel.config().family).product_error_units());
 }
 
+// `family`'s nn default at alignment `align` with some parameters changed.
+KernelConfig variant(const char* family, std::initializer_list<std::pair<const char*, int>> changes, int align = 1) {
+  KernelConfig config = find_family(family).default_config(Layout::NN, align);
+  for (auto [param, value] : changes) config.set(param, value);
+  return config;
+}
+
 // Every family's defaults (its shape defaults too), plus the variants whose code paths differ: split-K (one
 // level of sums, and the two-level tree above 16 slices), two and four pipeline stages, another
 // warp shape.
 std::vector<KernelConfig> configs_under_test() {
-  // `family`'s default with some parameters changed.
-  auto variant = [](const char* family, std::initializer_list<std::pair<const char*, int>> changes) {
-    KernelConfig config = find_family(family).default_config();
-    for (auto [param, value] : changes) config.set(param, value);
-    return config;
-  };
   std::vector<KernelConfig> configs;
   for (const KernelFamily* family : all_families()) {
     for (KernelConfig& config : family->default_configs(Layout::NN, 1)) configs.push_back(std::move(config));
@@ -228,15 +229,10 @@ TEST_CASE("split-K with N a multiple of 4 matches an FP64 reference in all layou
 TEST_CASE("kernels sharing a workspace, one after another and on several shapes, each match FP64", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
-  auto variant = [](const char* family, std::initializer_list<std::pair<const char*, int>> changes) {
-    KernelConfig config = find_family(family).default_config(Layout::NN, 4);
-    for (auto [param, value] : changes) config.set(param, value);
-    return config;
-  };
-  std::vector<KernelConfig> configs{variant("skinny", {{"SPLITK", 8}}), variant("warptile", {{"SPLITK", 16}})};
+  std::vector<KernelConfig> configs{variant("skinny", {{"SPLITK", 8}}, 4), variant("warptile", {{"SPLITK", 16}}, 4)};
   if (find_family("tmawgmma").compile_arch(device->arch())) {
-    configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 128}}));
-    configs.push_back(variant("tmawgmma", {{"SCHEDULE", 3}}));
+    configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 128}}, 4));
+    configs.push_back(variant("tmawgmma", {{"SCHEDULE", 3}}, 4));
   }
   const std::map<std::string, CompiledKernel> compiled = testing::compile_in_parallel(configs, device->arch());
   std::vector<std::unique_ptr<LoadedKernel>> kernels;
