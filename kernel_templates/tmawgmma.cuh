@@ -67,7 +67,7 @@ struct TmaOperandRoles {
   static constexpr bool Y_TRANSPOSED = L == Layout::TN; // Y stored K x S: the transform transposes it
 };
 
-// Up to this many k tiles in a unit, its C tile is requested from L2 as the unit starts.
+// Up to this many k tiles in a unit, its C tile is requested from L2 a unit ahead (see the MMA loop).
 constexpr int kTmaPrefetchCTiles = 4;
 
 // Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
@@ -345,20 +345,34 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   float tile_sum[BS / 8][4];
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
+  auto prefetch_c_of = [&](const WorkUnit& u) {
+    if (u.k_end - u.k_begin > kTmaPrefetchCTiles) return;
+    const GemmParams entry = batch_entry(p, u.entry);
+    if (Roles::SWAP) {
+      prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, u.tile_s * BS, u.tile_r * BR, ctid);
+    } else {
+      prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, u.tile_r * BR, u.tile_s * BS, ctid);
+    }
+  };
+  bool first_unit = true;
   while (walk.next(unit)) {
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
     }
-    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
-    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
-      const GemmParams entry = batch_entry(p, unit.entry);
-      if (Roles::SWAP) {
-        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, unit.tile_r * BR, ctid);
-      } else {
-        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, unit.tile_r * BR, unit.tile_s * BS, ctid);
-      }
+    // A unit of a few k tiles is over before C could come from DRAM, so C is asked of L2 early.
+    // Data-parallel asks a unit ahead: the block's first unit's as it starts, and each next
+    // unit's while this one runs (a block of many short units, as 8192x8192x64's, otherwise
+    // waits a DRAM latency a unit). The other schedules ask as each unit starts: looking ahead
+    // there cost the registers that split-K's and stream-K's fix-ups spilled.
+    constexpr bool kPrefetchAhead = SCHEDULE == static_cast<int>(Schedule::DataParallel);
+    if (first_unit || !kPrefetchAhead) prefetch_c_of(unit);
+    first_unit = false;
+    if (kPrefetchAhead) {
+      TileWalk peek = walk;  // a copy: the walk itself moves on at the next unit
+      WorkUnit next;
+      if (peek.next(next)) prefetch_c_of(next);
     }
     SplitHazardScan x_hazards;
     bool y_has_special = false;
