@@ -119,6 +119,11 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 3}}));
   configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
   configs.push_back(variant("tmawgmma", {{"BM", 128}, {"BN", 64}, {"STAGES", 2}}));
+  // tmatf32's main loop keeps a tile's wgmmas in flight (not under stream-K): its other schedules.
+  configs.push_back(variant("tmatf32", {{"SCHEDULE", 3}}));
+  configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 4}}));
+  configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 32}}));
+  configs.push_back(variant("tmatf32", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
@@ -253,16 +258,13 @@ TEST_CASE("kernels sharing a workspace, one after another and on several shapes,
   }
 }
 
-// tmawgmma with N a multiple of 4 (vector epilogue stores in every orientation), and its split-K
-// and stream-K pieces: every schedule gives the same bits on every run.
-TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits exactly", "[gpu]") {
+// tmawgmma and tmatf32 with N a multiple of 4 (vector epilogue stores in every orientation), and
+// their split-K and stream-K pieces: every schedule gives the same bits on every run. (tmatf32's
+// main loop differs from tmawgmma's: it leaves a tile's wgmmas running while the next loads,
+// except under stream-K.)
+TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat their bits exactly", "[gpu]") {
   const auto device = testing::gpu_or_skip();
   if (!device) return;
-  const KernelFamily& family = find_family("tmawgmma");
-  if (!family.compile_arch(device->arch())) {
-    WARN("tmawgmma skipped: it does not run on " << device->arch());
-    return;
-  }
   // 132 tiles would divide the H200's SMs: 1000 x 1056 gives 8 x 9 = 72 tiles (all stream-K),
   // 2000 x 1500 gives 16 x 12 = 192 (one data-parallel wave is not full: 60 + 132 stream-K).
   const HostProblem problems[] = {testing::make_host_problem(1000, 1056, 999, 21),
@@ -275,43 +277,57 @@ TEST_CASE("tmawgmma's schedules match an FP64 reference and repeat their bits ex
     int bm, bn, schedule, splitk;
   };
   const Case cases[] = {{128, 128, 1, 1}, {128, 128, 2, 4}, {128, 128, 2, 16}, {128, 128, 3, 1},
-                        {64, 64, 2, 32}, {64, 64, 3, 1}};
-  for (const HostProblem& problem : problems) {
+                        {64, 64, 2, 32}, {64, 64, 3, 1}, {64, 128, 1, 1}};
+  std::vector<KernelConfig> configs;
+  for (const char* family_name : {"tmawgmma", "tmatf32"}) {
+    const KernelFamily& family = find_family(family_name);
+    if (!family.compile_arch(device->arch())) {
+      WARN(family.name() << " skipped: it does not run on " << device->arch());
+      continue;
+    }
     for (const Case& c : cases) {
-      if (c.bm == 64 && problem.K < 4096) continue;  // the many-piece cases: the long-K problem
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         KernelConfig config = family.default_config(layout, 4);
         config.set("BM", c.bm);
         config.set("BN", c.bn);
         config.set("SCHEDULE", c.schedule);
         config.set("SPLITK", c.splitk);
-        const CompiledKernel compiled = compile_kernel(config, device->arch());
-        const LoadedKernel kernel(config, compiled.cubin, compiled.lowered_name);
-        INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K);
-        CHECK(run_and_check(kernel, problem, 0.7f, -1.3f, true) == "");
+        configs.push_back(config);
+      }
+    }
+  }
+  const std::map<std::string, CompiledKernel> compiled = testing::compile_in_parallel(configs, device->arch());
+  for (const KernelConfig& config : configs) {
+    const CompiledKernel& binary = compiled.at(kernel_name(config));
+    const LoadedKernel kernel(config, binary.cubin, binary.lowered_name);
+    for (const HostProblem& problem : problems) {
+      // The many-piece cases on the long-K problem only; 64 x 128 data-parallel on the others.
+      if (config.get("BM") == 64 && (config.get("BN") == 64) != (problem.K >= 4096)) continue;
+      INFO(kernel.name() << " on " << problem.M << "x" << problem.N << "x" << problem.K);
+      CHECK(run_and_check(kernel, problem, 0.7f, -1.3f, true) == "");
 
-        // The same call three times: the same bits.
-        const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
-        const long long lda = padded_ld(a_t ? problem.M : problem.K, true);
-        const long long ldb = padded_ld(b_t ? problem.K : problem.N, true);
-        const long long ldc = padded_ld(problem.N, true);
-        DeviceBuffer<float> a(static_cast<std::size_t>(lda) * (a_t ? problem.K : problem.M));
-        DeviceBuffer<float> b(static_cast<std::size_t>(ldb) * (b_t ? problem.N : problem.K));
-        DeviceBuffer<float> c(static_cast<std::size_t>(ldc) * problem.M);
-        a.upload(testing::store_operand(problem.a, problem.M, problem.K, a_t, lda, 0, 0.0f));
-        b.upload(testing::store_operand(problem.b, problem.K, problem.N, b_t, ldb, 0, 0.0f));
-        GemmParams params{problem.M, problem.N, problem.K, 1.0f, 0.0f, a.data(), lda, b.data(), ldb,
-                          c.data(), ldc, nullptr, 0};
-        Workspace workspace;
-        workspace.attach(kernel, params, nullptr);
-        std::vector<float> first;
-        for (int run = 0; run < 3; ++run) {
-          kernel.launch(params, nullptr);
-          GT_CUDA(cudaDeviceSynchronize(), kernel.name());
-          const std::vector<float> result = c.download();
-          if (run == 0) first = result;
-          else CHECK(std::memcmp(first.data(), result.data(), first.size() * sizeof(float)) == 0);
-        }
+      // The same call three times: the same bits.
+      const Layout layout = config.layout;
+      const bool a_t = a_is_transposed(layout), b_t = b_is_transposed(layout);
+      const long long lda = padded_ld(a_t ? problem.M : problem.K, true);
+      const long long ldb = padded_ld(b_t ? problem.K : problem.N, true);
+      const long long ldc = padded_ld(problem.N, true);
+      DeviceBuffer<float> a(static_cast<std::size_t>(lda) * (a_t ? problem.K : problem.M));
+      DeviceBuffer<float> b(static_cast<std::size_t>(ldb) * (b_t ? problem.N : problem.K));
+      DeviceBuffer<float> c(static_cast<std::size_t>(ldc) * problem.M);
+      a.upload(testing::store_operand(problem.a, problem.M, problem.K, a_t, lda, 0, 0.0f));
+      b.upload(testing::store_operand(problem.b, problem.K, problem.N, b_t, ldb, 0, 0.0f));
+      GemmParams params{problem.M, problem.N, problem.K, 1.0f, 0.0f, a.data(), lda, b.data(), ldb,
+                        c.data(), ldc, nullptr, 0};
+      Workspace workspace;
+      workspace.attach(kernel, params, nullptr);
+      std::vector<float> first;
+      for (int run = 0; run < 3; ++run) {
+        kernel.launch(params, nullptr);
+        GT_CUDA(cudaDeviceSynchronize(), kernel.name());
+        const std::vector<float> result = c.download();
+        if (run == 0) first = result;
+        else CHECK(std::memcmp(first.data(), result.data(), first.size() * sizeof(float)) == 0);
       }
     }
   }
