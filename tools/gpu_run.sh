@@ -29,6 +29,11 @@
 #   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas
 #             or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
 #             more ncu --metrics (e.g. regex:...stall...)
+#   ab        the same gemmbench runs from this tree and from an older one, taking turns (new, old,
+#             new, old) so that clocks and heat treat both alike: AB_BASE=<directory holding the
+#             older tree, e.g. git archive COMMIT | tar -x -C ab-base, untracked so it travels>,
+#             AB_BASE_COMMIT=<its commit, for the tables>, AB_RUNS="gemmbench arguments; more
+#             arguments" (each a run): ab.md
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -204,7 +209,9 @@ if wants profile; then
       local family=${base%%_*} other=skinny
       [ "$family" = skinny ] && other=naive
       filter=(-k "regex:${family}_sgemm" -c 1)
-      run=(--families "$other" --kernel "$kernel")
+      # tf32 admits every class, so a tmatf32 kernel is timed too; each kernel is still checked
+      # within its own class's tolerance.
+      run=(--precision tf32 --families "$other" --kernel "$kernel")
     fi
     timeout 120 "$ncu" --clock-control none "${sections[@]}" "${extra[@]}" "${filter[@]}" \
       "$build/bin/gemmbench" --shape "$shape" --target-ms 1 -q "${run[@]}" >> "$OUT/profile.txt" 2>&1
@@ -226,6 +233,31 @@ if wants profile; then
   grep -E "^## |^  [a-zA-Z_].*\(|ncu exit|Duration|DRAM Throughput|Memory Throughput|L2 Hit|Registers Per|Grid Size|Block Size|Waves Per SM|Theoretical Occupancy|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
     "$OUT/profile.txt" > "$OUT/profile-summary.txt"
   summary+=(profile-summary.txt)
+fi
+
+if wants ab; then
+  status "A/B against ${AB_BASE:?ab needs AB_BASE}"
+  base_build=/tmp/gemmtune-build-base
+  if ! { cmake -S "$AB_BASE" -B "$base_build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release \
+           -DGEMMTUNE_BUILD_PYTHON=OFF && cmake --build "$base_build" -j"$(nproc)" --target gemmbench; } \
+       > "$OUT/ab-build.log" 2>&1; then
+    tail -20 "$OUT/ab-build.log"; echo "A/B base build failed" > "$OUT/ab.md"
+  else
+    IFS=';' read -ra ab_runs <<< "${AB_RUNS:?ab needs AB_RUNS}"
+    for args in "${ab_runs[@]}"; do
+      for round in 1 2; do
+        for side in new base; do
+          binary="$build/bin/gemmbench" commit=${GEMMTUNE_COMMIT:-}
+          [ "$side" = base ] && binary="$base_build/bin/gemmbench" commit=${AB_BASE_COMMIT:-base}
+          echo "## $side, round $round: gemmbench$args" >> "$OUT/ab.md"
+          # shellcheck disable=SC2086  # the arguments are word-split on purpose
+          GEMMTUNE_COMMIT=$commit timeout 200 "$binary" -q $args >> "$OUT/ab.md" 2>&1
+          echo "exit $?" >> "$OUT/ab.md"
+        done
+      done
+    done
+  fi
+  summary+=(ab.md)
 fi
 
 echo
