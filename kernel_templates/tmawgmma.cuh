@@ -67,7 +67,7 @@ struct TmaOperandRoles {
   static constexpr bool Y_TRANSPOSED = L == Layout::TN; // Y stored K x S: the transform transposes it
 };
 
-// Up to this many k tiles in a unit, its C tile is requested from L2 a unit ahead (see the MMA loop).
+// Up to this many k tiles in a unit, its C tile is requested from L2 as the unit starts.
 constexpr int kTmaPrefetchCTiles = 4;
 
 // Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
@@ -318,6 +318,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const int rows_x = Roles::SWAP ? p.N : p.M;
   const int rows_y = Roles::SWAP ? p.M : p.N;
   const int ctid = tid - kTmaCopyThreads;
+  const int group = lane / 4;
   const int quad = lane % 4;
   // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
   // the compiler cannot merge with the first read) rather than keep the row live across the main
@@ -342,46 +343,26 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   unsigned phase = 0;
   float acc[BS / 8][4];
   float tile_sum[BS / 8][4];
-  // The epilogue reads C's old values kEpilogueRows fragments at a time: all at once for 3xTF32,
-  // half a 128-wide tile for single-pass TF32, whose overlapped main loop keeps a second set of
-  // fragments (all at once, it spilled 120 bytes at 128 x 128).
-  constexpr int kEpilogueRows = PRODUCTS == 3 || BS / 8 < 8 ? BS / 8 : 8;
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
-  auto prefetch_c_of = [&](const WorkUnit& u) {
-    if (u.k_end - u.k_begin > kTmaPrefetchCTiles) return;
-    const GemmParams entry = batch_entry(p, u.entry);
-    if (Roles::SWAP) {
-      prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, u.tile_s * BS, u.tile_r * BR, ctid);
-    } else {
-      prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, u.tile_r * BR, u.tile_s * BS, ctid);
-    }
-  };
-  bool first_unit = true;
   while (walk.next(unit)) {
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
     }
-    // A unit of a few k tiles is over before C could come from DRAM, so C is asked of L2 early.
-    // Data-parallel asks a unit ahead: the block's first unit's as it starts, and each next
-    // unit's while this one runs (a block of many short units, as 8192x8192x64's, otherwise
-    // waits a DRAM latency a unit). The other schedules ask as each unit starts: looking ahead
-    // there cost the registers that split-K's and stream-K's fix-ups spilled.
-    constexpr bool kPrefetchAhead = SCHEDULE == static_cast<int>(Schedule::DataParallel);
-    if (first_unit || !kPrefetchAhead) prefetch_c_of(unit);
-    first_unit = false;
-    if (kPrefetchAhead) {
-      TileWalk peek = walk;  // a copy: the walk itself moves on at the next unit
-      WorkUnit next;
-      if (peek.next(next)) prefetch_c_of(next);
+    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
+    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
+      const GemmParams entry = batch_entry(p, unit.entry);
+      if (Roles::SWAP) {
+        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, unit.tile_r * BR, ctid);
+      } else {
+        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, unit.tile_r * BR, unit.tile_s * BS, ctid);
+      }
     }
     SplitHazardScan x_hazards;
     bool y_has_special = false;
-    // Once the stage has landed and been transformed: this lane's fragments of X (the big parts,
-    // and for 3xTF32 the small parts), X and Y looked at for special values.
-    auto load_x_fragments = [&](unsigned (&frag_big)[K_STEPS][4], unsigned (&frag_small)[K_STEPS][4]) {
+    for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       mbarrier_wait(&ready[stage], phase);
       const float* x = x_tile(stage);
@@ -390,103 +371,56 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
-          frag_big[s][e] = __float_as_uint(v);
-          if (PRODUCTS == 3) frag_small[s][e] = tf32_small_part(v);
+          x_big[s][e] = __float_as_uint(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
           x_hazards.see(v);
         }
       }
 #pragma unroll
       for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_special |= y_special[stage][w] != 0;
-    };
-    // Single-pass TF32 goes straight into the running sum, so a k tile's wgmmas can be left
-    // running while the next tile's fragments load: each tile waits for the one before it
-    // (wait_group 1) and only then releases that tile's stage and fragments. The fragments
-    // alternate between x_big and x_small (unused here), the loop unrolled by two so that both
-    // stay in registers. Not for stream-K: the second set of fragments made its fix-ups spill
-    // 112-184 bytes; it runs one tile at a time as 3xTF32 does.
-    constexpr bool kOverlapTiles = PRODUCTS == 1 && SCHEDULE != static_cast<int>(Schedule::StreamK);
-    if constexpr (kOverlapTiles) {
-      int running_stage = -1;  // the stage of the tile whose wgmmas may still run
-      auto k_tile = [&](unsigned (&frag)[K_STEPS][4], unsigned (&previous)[K_STEPS][4]) {
-        load_x_fragments(frag, frag);
-        const float* big = y_big(stage);
-        wgmma_fence();
+      const float* big = y_big(stage);
+      const float* small = y_small(stage);
+      wgmma_fence();
 #pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) Wgmma<BS>::mma(acc, frag[s], wgmma_descriptor_swizzle128(big + 8 * s));
-        wgmma_commit();
-        wgmma_wait_all_but_one();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) pin(previous[s][e]);  // read until here by the tile before
+      for (int s = 0; s < K_STEPS; ++s) {
+        const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        if (PRODUCTS == 1) {  // straight into the running sum
+          Wgmma<BS>::mma(acc, x_big[s], big_desc);
+          continue;
         }
-        if (running_stage >= 0) mbarrier_arrive(&empty[running_stage]);
-        running_stage = stage;
-        if (++stage == STAGES) stage = 0, phase ^= 1;
-      };
-      for (int kt = unit.k_begin; kt < unit.k_end; kt += 2) {
-        k_tile(x_big, x_small);
-        if (kt + 1 < unit.k_end) k_tile(x_small, x_big);
+        const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
+        if (s == 0) {
+          Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
+        } else {
+          Wgmma<BS>::mma(tile_sum, x_small[s], big_desc);
+        }
+        Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
+        Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
       }
+      wgmma_commit();
       wgmma_wait_all();
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) pin(x_big[s][e]), pin(x_small[s][e]);
+        for (int e = 0; e < 4; ++e) {
+          pin(x_big[s][e]);
+          if (PRODUCTS == 3) pin(x_small[s][e]);
+        }
       }
+      mbarrier_arrive(&empty[stage]);
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) pin(acc[j][e]);
-      }
-      if (running_stage >= 0) mbarrier_arrive(&empty[running_stage]);
-    } else {
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        load_x_fragments(x_big, x_small);
-        const float* big = y_big(stage);
-        const float* small = y_small(stage);
-        wgmma_fence();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-          const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
-          if (PRODUCTS == 1) {  // straight into the running sum
-            Wgmma<BS>::mma(acc, x_big[s], big_desc);
-            continue;
-          }
-          const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
-          if (s == 0) {
-            Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
+        for (int e = 0; e < 4; ++e) {
+          if (PRODUCTS == 3) {
+            pin(tile_sum[j][e]);
+            acc[j][e] += tile_sum[j][e];
           } else {
-            Wgmma<BS>::mma(tile_sum, x_small[s], big_desc);
-          }
-          Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
-          Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
-        }
-        wgmma_commit();
-        wgmma_wait_all();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            pin(x_big[s][e]);
-            if (PRODUCTS == 3) pin(x_small[s][e]);
+            pin(acc[j][e]);
           }
         }
-        mbarrier_arrive(&empty[stage]);
-#pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            if (PRODUCTS == 3) {
-              pin(tile_sum[j][e]);
-              acc[j][e] += tile_sum[j][e];
-            } else {
-              pin(acc[j][e]);
-            }
-          }
-        }
-        if (++stage == STAGES) stage = 0, phase ^= 1;
       }
+      if (++stage == STAGES) stage = 0, phase ^= 1;
     }
 
     const GemmParams entry = batch_entry(p, unit.entry);  // this unit's A, B and C
@@ -523,95 +457,86 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       }
     }
 
-    // Pieces of a tile (split-K, stream-K): compiled only for those schedules.
-    if constexpr (SCHEDULE != static_cast<int>(Schedule::DataParallel)) {
-      if (unit.pieces > 1) {
-        // A piece of the tile: its partial sums to the workspace; the last piece to arrive (of its
-        // group, then of the tile: tile_schedule.h) adds them. A piece's own sums are read back from
-        // its slot like the others', which keeps one path.
-        const long long slot0 = unit.slot_base;
+    if (unit.pieces > 1) {
+      // A piece of the tile: its partial sums to the workspace; the last piece to arrive (of its
+      // group, then of the tile: tile_schedule.h) adds them. A piece's own sums are read back from
+      // its slot like the others', which keeps one path.
+      const long long slot0 = unit.slot_base;
 #pragma unroll
-        for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + unit.piece, j, ctid, acc[j]);
-        unsigned* tile_counter = reinterpret_cast<unsigned*>(counters) + unit.tile;
-        const int groups = TileSchedule::piece_groups(unit.pieces);
-        if (groups > 0) {
-          const int group = unit.piece / kPieceGroup;
-          const int group_first = group * kPieceGroup;
-          const int group_pieces = min(kPieceGroup, unit.pieces - group_first);
-          unsigned* group_counter = reinterpret_cast<unsigned*>(counters) + schedule.tiles() +
-                                    static_cast<long long>(unit.tile) * schedule.groups_a_tile() + group;
-          if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(group_counter, group_pieces, ctid, finishes_tile)) continue;
-          // The group's sum replaces its first piece's, which nothing reads again.
-          sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0 + group_first, group_pieces, 1, ctid);
+      for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + unit.piece, j, ctid, acc[j]);
+      unsigned* tile_counter = reinterpret_cast<unsigned*>(counters) + unit.tile;
+      const int groups = TileSchedule::piece_groups(unit.pieces);
+      if (groups > 0) {
+        const int group = unit.piece / kPieceGroup;
+        const int group_first = group * kPieceGroup;
+        const int group_pieces = min(kPieceGroup, unit.pieces - group_first);
+        unsigned* group_counter = reinterpret_cast<unsigned*>(counters) + schedule.tiles() +
+                                  static_cast<long long>(unit.tile) * schedule.groups_a_tile() + group;
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(group_counter, group_pieces, ctid, finishes_tile)) continue;
+        // The group's sum replaces its first piece's, which nothing reads again.
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0 + group_first, group_pieces, 1, ctid);
 #pragma unroll
-          for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + group_first, j, ctid, tile_sum[j]);
-          if (ctid == 0) *group_counter = 0u;  // for the next launch
-          if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, groups, ctid, finishes_tile)) continue;
-          sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, groups, kPieceGroup, ctid);
-        } else {
-          if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, finishes_tile)) continue;
-          sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, unit.pieces, 1, ctid);
-        }
-#pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[j][e] = tile_sum[j][e];
-        }
-        if (ctid == 0) *tile_counter = 0u;  // for the next launch
+        for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + group_first, j, ctid, tile_sum[j]);
+        if (ctid == 0) *group_counter = 0u;  // for the next launch
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, groups, ctid, finishes_tile)) continue;
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, groups, kPieceGroup, ctid);
+      } else {
+        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, finishes_tile)) continue;
+        sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, unit.pieces, 1, ctid);
       }
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = tile_sum[j][e];
+      }
+      if (ctid == 0) *tile_counter = 0u;  // for the next launch
     }
 
-    // C = alpha acc + beta C. Every old value of C (of a chunk of kEpilogueRows fragments) is read
-    // before any output is written: interleaved, each load would wait behind the stores before
-    // it, a DRAM latency an output pair.
+    // C = alpha acc + beta C. Every old value of C is read (into tile_sum, free here) before any
+    // output is written: interleaved, each load would wait behind the stores before it, a DRAM
+    // latency an output pair.
     float* C = entry.C;
     auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
                                                        : C + static_cast<long long>(r) * p.ldc + s; };
+    if (p.beta != 0.0f) {
 #pragma unroll
-    for (int j0 = 0; j0 < BS / 8; j0 += kEpilogueRows) {
-      // Into tile_sum's first rows, free here: a fresh array made ptxas spill 20-184 bytes.
-      auto& old_c = tile_sum;
-      if (p.beta != 0.0f) {
-#pragma unroll
-        for (int jj = 0; jj < kEpilogueRows; ++jj) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int r = r_first + 8 * h;
-            const int s = s_first + 8 * (j0 + jj);
-            float old[2] = {0.0f, 0.0f};
-            if (r < rows_x && s < rows_y) {
-              if (!Roles::SWAP) {
-                load_run<2, ALIGN>(c_at(r, s), rows_y - s, old);
-              } else {
-                old[0] = *c_at(r, s);
-                if (s + 1 < rows_y) old[1] = *c_at(r, s + 1);
-              }
-            }
-            old_c[jj][2 * h] = old[0];
-            old_c[jj][2 * h + 1] = old[1];
-          }
-        }
-      }
-#pragma unroll
-      for (int jj = 0; jj < kEpilogueRows; ++jj) {
-        const int j = j0 + jj;
+      for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = r_first + 8 * h;
           const int s = s_first + 8 * j;
-          if (r >= rows_x || s >= rows_y) continue;
-          float out[2];
+          float old[2] = {0.0f, 0.0f};
+          if (r < rows_x && s < rows_y) {
+            if (!Roles::SWAP) {
+              load_run<2, ALIGN>(c_at(r, s), rows_y - s, old);
+            } else {
+              old[0] = *c_at(r, s);
+              if (s + 1 < rows_y) old[1] = *c_at(r, s + 1);
+            }
+          }
+          tile_sum[j][2 * h] = old[0];
+          tile_sum[j][2 * h + 1] = old[1];
+        }
+      }
+    }
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            out[e] = alpha_times(p, acc[j][2 * h + e]);
-            if (p.beta != 0.0f) out[e] += p.beta * old_c[jj][2 * h + e];
-          }
-          if (!Roles::SWAP) {
-            store_run<2, ALIGN>(c_at(r, s), out, rows_y - s);
-          } else {
-            *c_at(r, s) = out[0];
-            if (s + 1 < rows_y) *c_at(r, s + 1) = out[1];
-          }
+    for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = r_first + 8 * h;
+        const int s = s_first + 8 * j;
+        if (r >= rows_x || s >= rows_y) continue;
+        float out[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          out[e] = alpha_times(p, acc[j][2 * h + e]);
+          if (p.beta != 0.0f) out[e] += p.beta * tile_sum[j][2 * h + e];
+        }
+        if (!Roles::SWAP) {
+          store_run<2, ALIGN>(c_at(r, s), out, rows_y - s);
+        } else {
+          *c_at(r, s) = out[0];
+          if (s + 1 < rows_y) *c_at(r, s + 1) = out[1];
         }
       }
     }
@@ -622,20 +547,18 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
-  constexpr int PRODUCTS = 3;
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 3);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
+  tmawgmma_body<3, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
     tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
-  constexpr int PRODUCTS = 1;
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 1);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
+  tmawgmma_body<1, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
 }
 
 }  // namespace gemmtune
