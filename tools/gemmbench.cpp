@@ -255,7 +255,7 @@ std::vector<KernelConfig> collect_named_configs(const Options& options, const st
       if (!admits(options.precision, family.precision())) {
         throw BadInput("--kernel " + name + ": a " + std::string(precision_name(family.precision())) +
                        " kernel, which --precision " + std::string(precision_name(options.precision)) +
-                       " does not admit");
+                       " does not admit (--precision " + std::string(precision_name(family.precision())) + " does)");
       }
       const bool has_problem = std::any_of(problems.begin(), problems.end(),
                                            [&](const Problem& problem) { return problem.layout == config.layout; });

@@ -47,7 +47,8 @@ void require_families_admitted(const std::vector<std::string>& family_names, Pre
     const Precision own = find_family(name).precision();
     if (!admits(precision, own)) {
       throw InputError("kernel family '" + name + "' is of the " + std::string(precision_name(own)) +
-                       " class, which --precision " + std::string(precision_name(precision)) + " does not admit");
+                       " class, which --precision " + std::string(precision_name(precision)) +
+                       " does not admit (--precision " + std::string(precision_name(own)) + " does)");
     }
   }
 }

@@ -157,7 +157,7 @@ TEST_CASE("reliability: bad flags are refused with exit 2, a message, and no dat
         "strict"},
        "kernel family 'tf32x3' is of the fp32 class, which --precision strict does not admit"},
       {{"--dry-run", "--arch", "sm_90", "--shapes", shapes, "--db", db, "--families", "tmatf32"},
-       "kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does not admit"},
+       "kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does not admit (--precision tf32 does)"},
       {{"--dry-run", "--shapes", shapes, "--db", db}, "--dry-run: needs --arch"},
       {{"--shapes", shapes, "--db", db}, "--gpu: is required (unless --dry-run)"},
       {{"--dry-run", "--arch", "sm_90", "--db", db}, "--shapes is required"},

@@ -203,7 +203,8 @@ TEST_CASE("candidate space: a precision class holds only the families it admits"
 
   CHECK_THROWS_AS(candidate_space(problem, 4, {"reg2d", "wgmma"}, Precision::Strict, 132, "sm_90"), InputError);
   CHECK_THROWS_WITH(candidate_space(problem, 4, {"tmatf32"}, Precision::Fp32, 132, "sm_90"),
-                    "kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does not admit");
+                    "kernel family 'tmatf32' is of the tf32 class, which --precision fp32 does not admit "
+                    "(--precision tf32 does)");
   CHECK(classes_in(candidate_space(problem, 4, {"reg2d", "tmatf32"}, Precision::Tf32, 132, "sm_90")).second ==
         std::set<std::string>{"reg2d", "tmatf32"});
 }
