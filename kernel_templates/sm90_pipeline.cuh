@@ -65,6 +65,46 @@ __device__ __forceinline__ void tma_load_3d(float* dst, const void* map, int c0,
       : "memory");
 }
 
+// tma_load_3d for a thread-block cluster: the box lands at `dst` in the shared memory of every
+// block of the cluster named in `cta_mask` (bit i: rank i), and completes the mbarrier at
+// `barrier`'s offset in each of them with its bytes. One read of L2 feeds several blocks.
+__device__ __forceinline__ void tma_load_3d_multicast(float* dst, const void* map, int c0, int c1, int c2,
+                                                      unsigned long long* barrier, unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+      "[%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(shared_address(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(barrier)), "h"(cta_mask)
+      : "memory");
+}
+
+// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// A barrier of every thread of every block in the cluster; what was written before it (the
+// mbarriers' initialisation, in particular) is visible to all of them after it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// One arrival on the mbarrier at `barrier`'s offset in the shared memory of the cluster's block
+// of rank `cta`. It releases at the default, block scope: what it orders is this block's reads of
+// a stage (already complete: the wgmmas were waited for) before a copy refills it, as the
+// mbarriers of one block do. (At cluster scope ptxas puts a GPU-wide fence before every arrival.)
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long* barrier, unsigned cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(cta)
+      : "memory");
+}
+
 // Brings a tensor map (a kernel argument) into the copy engine's cache ahead of the first copy.
 __device__ __forceinline__ void prefetch_tensor_map(const void* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");

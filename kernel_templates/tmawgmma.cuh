@@ -55,7 +55,7 @@
 #include "tile_schedule.h"
 #include "tma_params.h"
 #include "tmawgmma_rules.h"
-#include "wgmma.cuh"  // Wgmma<N> (A from registers, B by descriptor), wgmma_fence/commit/wait, pin
+#include "wgmma_instructions.cuh"  // Wgmma<N> (A from registers, B by descriptor), wgmma_fence/commit/wait, pin
 
 namespace gemmtune {
 
@@ -151,14 +151,15 @@ __device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots,
   }
 }
 
-template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
+template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
 __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
   constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
-  constexpr int BS = BM + BN - BR;                // Y rows: the wgmma's N
+  constexpr int BS = tmawgmma_rows_y(BM, BN, L);  // Y rows: the wgmma's N
   constexpr int BK = kTmaTileK;
   constexpr int CONSUMERS = BR / 64;
   constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+  constexpr int Y_SHARE = BS / CLUSTER;  // Y rows each block of a cluster copies for all of them
   constexpr int K_STEPS = BK / 8;
   constexpr int X_FLOATS = BR * BK;
   constexpr int Y_FLOATS = BS * BK;
@@ -198,12 +199,19 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   };
 
   const GemmParams& p = args.gemm;
-  // The host launched make_tile_schedule(..., sm_count)'s grid; the same call with the grid in
-  // place of the SM count gives the same schedule (tests/runtime/test_tile_schedule.cpp). Each
-  // role computes it after its register change: a value live across that change is spilled.
+  // The host launched make_tile_schedule(..., sm_count / CLUSTER)'s grid of clusters; the same
+  // call with that grid in place of the SM count gives the same schedule
+  // (tests/runtime/test_tile_schedule.cpp). A cluster walks units of CLUSTER tiles of X rows (one a
+  // block, by rank) that share their Y tile. Each role computes the schedule after its register
+  // change: a value live across that change is spilled.
   auto tile_schedule = [&] {
-    return make_tile_schedule(Roles::SWAP ? p.N : p.M, Roles::SWAP ? p.M : p.N, p.K, BR, BS, BK,
-                              static_cast<int>(gridDim.x), static_cast<Schedule>(SCHEDULE), SPLITK, p.batch);
+    return make_tile_schedule(Roles::SWAP ? p.N : p.M, Roles::SWAP ? p.M : p.N, p.K, BR * CLUSTER, BS, BK,
+                              static_cast<int>(gridDim.x) / CLUSTER, static_cast<Schedule>(SCHEDULE), SPLITK, p.batch);
+  };
+  auto cluster_walk = [&] { return TileWalk(tile_schedule(), static_cast<int>(blockIdx.x) / CLUSTER); };
+  // The first X row of this block's tile in `unit`.
+  auto first_x_row = [](const WorkUnit& unit) {
+    return (unit.tile_r * CLUSTER + static_cast<int>(CLUSTER == 1 ? 0u : cluster_rank())) * BR;
   };
   const int tid = threadIdx.x;
   const int warp = tid / 32;
@@ -213,16 +221,22 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(&full[s], 1);
       mbarrier_init(&ready[s], kTmaTransformThreads);
-      mbarrier_init(&empty[s], CONSUMER_THREADS);
+      // In a cluster, one lane a MMA warp of every block releases the stage (the copy that refills
+      // it lands in all of them).
+      mbarrier_init(&empty[s], CLUSTER == 1 ? CONSUMER_THREADS : CONSUMER_THREADS / 32 * CLUSTER);
     }
     fence_mbarrier_init();
   }
-  __syncthreads();
+  if (CLUSTER == 1) {
+    __syncthreads();
+  } else {
+    cluster_sync();  // no block copies into another's stages before its barriers exist
+  }
 
   if (warp < kTmaCopyThreads / 32) {
     // The copy warpgroup.
     if (CONSUMERS == 2) warpgroup_release_registers<kCopyRegisters>();
-    TileWalk walk(tile_schedule(), blockIdx.x);
+    TileWalk walk = cluster_walk();
     WorkUnit unit;
     int stage = 0;
     unsigned phase = 0;
@@ -231,7 +245,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       prefetch_tensor_map(&args.x);
       prefetch_tensor_map(&args.y);
       while (walk.next(unit)) {
-        const int r0 = unit.tile_r * BR;
+        const int r0 = first_x_row(unit);
         const int s0 = unit.tile_s * BS;
         for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
           mbarrier_wait(&empty[stage], phase ^ 1);
@@ -244,13 +258,31 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
             for (int j = 0; j < BR / 32; ++j) tma_load_3d(x + j * 1024, &args.x, r0 + 32 * j, k0, unit.entry, &full[stage]);
           }
+          // Y: this block's share of its rows (all of them without a cluster), to every block of
+          // the cluster. The Y map's boxes are Y_SHARE rows (K-major) or 32 x 32 (tn).
           float* y = y_copied(stage);
+          const int share = CLUSTER == 1 ? 0 : static_cast<int>(cluster_rank());
+          auto copy_y = [&](float* dst, int c0, int c1) {
+            if (CLUSTER == 1) {
+              tma_load_3d(dst, &args.y, c0, c1, unit.entry, &full[stage]);
+            } else {
+              tma_load_3d_multicast(dst, &args.y, c0, c1, unit.entry, &full[stage], (1u << CLUSTER) - 1);
+            }
+          };
           if (Roles::Y_TRANSPOSED) {
 #pragma unroll
-            for (int j = 0; j < BS / 32; ++j) tma_load_3d(y + j * 1024, &args.y, s0 + 32 * j, k0, unit.entry, &full[stage]);
+            for (int j = share * Y_SHARE / 32; j < (share + 1) * Y_SHARE / 32; ++j) copy_y(y + j * 1024, s0 + 32 * j, k0);
           } else {
-            tma_load_3d(y, &args.y, k0, s0, unit.entry, &full[stage]);
+            copy_y(y + share * Y_SHARE * 32, k0, s0 + share * Y_SHARE);
           }
+          if (++stage == STAGES) stage = 0, phase ^= 1;
+        }
+      }
+      if (CLUSTER > 1) {
+        // The other blocks' MMA warps release this block's stages from afar: wait for the last
+        // release of each, so that none arrives after this block has exited.
+        for (int i = 0; i < STAGES; ++i) {
+          mbarrier_wait(&empty[stage], phase ^ 1);
           if (++stage == STAGES) stage = 0, phase ^= 1;
         }
       }
@@ -337,7 +369,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const long long counter_floats = schedule.counter_words();
   float* slots = p.workspace + counter_floats;
 
-  TileWalk walk(schedule, blockIdx.x);
+  TileWalk walk(schedule, static_cast<int>(blockIdx.x) / CLUSTER);
   WorkUnit unit;
   int stage = 0;
   unsigned phase = 0;
@@ -355,9 +387,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
       const GemmParams entry = batch_entry(p, unit.entry);
       if (Roles::SWAP) {
-        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, unit.tile_r * BR, ctid);
+        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, first_x_row(unit), ctid);
       } else {
-        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, unit.tile_r * BR, unit.tile_s * BS, ctid);
+        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
     SplitHazardScan x_hazards;
@@ -407,7 +439,15 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           if (PRODUCTS == 3) pin(x_small[s][e]);
         }
       }
-      mbarrier_arrive(&empty[stage]);
+      if (CLUSTER == 1) {
+        mbarrier_arrive(&empty[stage]);
+      } else {
+        __syncwarp();
+        if (lane == 0) {
+#pragma unroll
+          for (unsigned block = 0; block < CLUSTER; ++block) mbarrier_arrive_cluster(&empty[stage], block);
+        }
+      }
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -424,40 +464,47 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     }
 
     const GemmParams entry = batch_entry(p, unit.entry);  // this unit's A, B and C
-    const int r_first = unit.tile_r * BR + this_lanes_x_row();
+    const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
     if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_hazards.found() || y_has_special) &&
         p.alpha != 0.0f) {
       // Infinities, NaNs or extreme magnitudes: this unit's k range again, in IEEE FP32
-      // (special_values.cuh).
+      // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
+      // them in one pass the compiler hoists a k step's loads of every column, more registers than
+      // the accumulators leave, and the spills it then places reach into the main loop. (128-wide
+      // tiles keep one pass: two spilled 3xTF32's 128 x 128 tile more, 56 bytes against 16.)
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
       }
+      constexpr int REDO_J = BS <= 128 ? BS / 8 : 8;
       const int k_end = min(p.K, unit.k_end * BK);
-      for (int k = unit.k_begin * BK; k < k_end; ++k) {
-        float x[2];
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int r = r_first + 8 * h;
-          x[h] = r >= rows_x ? 0.0f : Roles::SWAP ? load_b<L>(entry, k, r) : load_a<L>(entry, r, k);
-        }
+      for (int j0 = 0; j0 < BS / 8; j0 += REDO_J) {
+        for (int k = unit.k_begin * BK; k < k_end; ++k) {
+          float x[2];
 #pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
+          for (int h = 0; h < 2; ++h) {
+            const int r = r_first + 8 * h;
+            x[h] = r >= rows_x ? 0.0f : Roles::SWAP ? load_b<L>(entry, k, r) : load_a<L>(entry, r, k);
+          }
 #pragma unroll
-          for (int c = 0; c < 2; ++c) {
-            const int s = s_first + 8 * j + c;
-            const float y = s >= rows_y ? 0.0f : Roles::SWAP ? load_a<L>(entry, s, k) : load_b<L>(entry, k, s);
-            acc[j][c] = fmaf(x[0], y, acc[j][c]);
-            acc[j][2 + c] = fmaf(x[1], y, acc[j][2 + c]);
+          for (int j = j0; j < j0 + REDO_J; ++j) {
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+              const int s = s_first + 8 * j + c;
+              const float y = s >= rows_y ? 0.0f : Roles::SWAP ? load_a<L>(entry, s, k) : load_b<L>(entry, k, s);
+              acc[j][c] = fmaf(x[0], y, acc[j][c]);
+              acc[j][2 + c] = fmaf(x[1], y, acc[j][2 + c]);
+            }
           }
         }
       }
     }
 
-    if (unit.pieces > 1) {
+    if (SCHEDULE != static_cast<int>(Schedule::DataParallel) && unit.pieces > 1) {
       // A piece of the tile: its partial sums to the workspace; the last piece to arrive (of its
       // group, then of the tile: tile_schedule.h) adds them. A piece's own sums are read back from
       // its slot like the others', which keeps one path.
@@ -492,51 +539,62 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       if (ctid == 0) *tile_counter = 0u;  // for the next launch
     }
 
-    // C = alpha acc + beta C. Every old value of C is read (into tile_sum, free here) before any
-    // output is written: interleaved, each load would wait behind the stores before it, a DRAM
-    // latency an output pair.
+    // C = alpha acc + beta C, EPILOGUE_J of the BS / 8 column groups at a time. Every old value of
+    // C in a pass is read before any output is written: interleaved, each load would wait behind
+    // the stores before it, a DRAM latency an output pair. A pass's old values need 4 registers a
+    // column group beside the accumulators, which a 256-wide tile cannot give all at once. Up to
+    // 128 wide, one pass reads them into tile_sum, which is free here (a separate array made
+    // ptxas spill 3xTF32's 128 x 128 tiles); 256 wide, passes of 8 into their own array (tile_sum's
+    // elements, read pass by pass, spilled there).
     float* C = entry.C;
     auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
                                                        : C + static_cast<long long>(r) * p.ldc + s; };
-    if (p.beta != 0.0f) {
+    constexpr int EPILOGUE_J = BS <= 128 ? BS / 8 : 8;
 #pragma unroll
-      for (int j = 0; j < BS / 8; ++j) {
+    for (int j0 = 0; j0 < BS / 8; j0 += EPILOGUE_J) {
+      float pass_old[EPILOGUE_J][4];
+      auto old_c = [&](int jj, int e) -> float& { return BS <= 128 ? tile_sum[j0 + jj][e] : pass_old[jj][e]; };
+      if (p.beta != 0.0f) {
+#pragma unroll
+        for (int jj = 0; jj < EPILOGUE_J; ++jj) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = r_first + 8 * h;
+            const int s = s_first + 8 * (j0 + jj);
+            float old[2] = {0.0f, 0.0f};
+            if (r < rows_x && s < rows_y) {
+              if (!Roles::SWAP) {
+                load_run<2, ALIGN>(c_at(r, s), rows_y - s, old);
+              } else {
+                old[0] = *c_at(r, s);
+                if (s + 1 < rows_y) old[1] = *c_at(r, s + 1);
+              }
+            }
+            old_c(jj, 2 * h) = old[0];
+            old_c(jj, 2 * h + 1) = old[1];
+          }
+        }
+      }
+#pragma unroll
+      for (int jj = 0; jj < EPILOGUE_J; ++jj) {
+        const int j = j0 + jj;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = r_first + 8 * h;
           const int s = s_first + 8 * j;
-          float old[2] = {0.0f, 0.0f};
-          if (r < rows_x && s < rows_y) {
-            if (!Roles::SWAP) {
-              load_run<2, ALIGN>(c_at(r, s), rows_y - s, old);
-            } else {
-              old[0] = *c_at(r, s);
-              if (s + 1 < rows_y) old[1] = *c_at(r, s + 1);
-            }
+          if (r >= rows_x || s >= rows_y) continue;
+          float out[2];
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            out[e] = alpha_times(p, acc[j][2 * h + e]);
+            if (p.beta != 0.0f) out[e] += p.beta * old_c(jj, 2 * h + e);
           }
-          tile_sum[j][2 * h] = old[0];
-          tile_sum[j][2 * h + 1] = old[1];
-        }
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int r = r_first + 8 * h;
-        const int s = s_first + 8 * j;
-        if (r >= rows_x || s >= rows_y) continue;
-        float out[2];
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          out[e] = alpha_times(p, acc[j][2 * h + e]);
-          if (p.beta != 0.0f) out[e] += p.beta * tile_sum[j][2 * h + e];
-        }
-        if (!Roles::SWAP) {
-          store_run<2, ALIGN>(c_at(r, s), out, rows_y - s);
-        } else {
-          *c_at(r, s) = out[0];
-          if (s + 1 < rows_y) *c_at(r, s + 1) = out[1];
+          if (!Roles::SWAP) {
+            store_run<2, ALIGN>(c_at(r, s), out, rows_y - s);
+          } else {
+            *c_at(r, s) = out[0];
+            if (s + 1 < rows_y) *c_at(r, s + 1) = out[1];
+          }
         }
       }
     }
@@ -544,21 +602,23 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 }
 
 // 3xTF32: FP32-accurate (the fp32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1) __cluster_dims__(CLUSTER, 1, 1)
     tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 3);
+  constexpr int PRODUCTS = 3;
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<3, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1) __cluster_dims__(CLUSTER, 1, 1)
     tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, 1);
+  constexpr int PRODUCTS = 1;
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<1, BM, BN, STAGES, SCHEDULE, SPLITK, L, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);
 }
 
 }  // namespace gemmtune

@@ -1,6 +1,7 @@
 // The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
 // static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
-// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK, ALIGN and SMEM_BYTES.
+// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER, the layout L, ALIGN,
+// SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
 #pragma once
 
 #include "family_rules.h"
@@ -14,6 +15,10 @@ constexpr int kTmaTransformThreads = 96;
 // Rows of the register operand X in a BM x BN tile: it is op(B)^T for nn (the MMA computes C^T).
 GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_rows_x(int bm, int bn, Layout layout) {
   return layout == Layout::NN ? bn : bm;
+}
+// Rows of the shared-memory operand Y: the wgmma's N.
+GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_rows_y(int bm, int bn, Layout layout) {
+  return bm + bn - tmawgmma_rows_x(bm, bn, layout);
 }
 GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_threads(int bm, int bn, Layout layout) {
   return kTmaCopyThreads + 2 * tmawgmma_rows_x(bm, bn, layout);  // a warpgroup per 64 rows of X
@@ -33,8 +38,19 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
 }  // namespace gemmtune
 
 #define GEMMTUNE_TMAWGMMA_RULES(RULE, FAMILY)                                                          \
-  RULE(FAMILY, BM == 64 || BM == 128, "BM must be 64 or 128")                                          \
-  RULE(FAMILY, BN == 64 || BN == 128, "BN must be 64 or 128")                                          \
+  RULE(FAMILY, BM >= 64 && BM % 64 == 0, "BM must be a multiple of 64")                                \
+  RULE(FAMILY, BN >= 64 && BN % 64 == 0, "BN must be a multiple of 64")                                \
+  RULE(FAMILY, tmawgmma_rows_x(BM, BN, L) <= 128,                                                      \
+       "the tile's side read from registers (BN for nn, BM otherwise) must be 64 or 128: a MMA "        \
+       "warpgroup holds 64 of its rows, and a block has one or two")                                   \
+  RULE(FAMILY, tmawgmma_rows_y(BM, BN, L) <= 128 ||                                                    \
+                   (tmawgmma_rows_y(BM, BN, L) == 256 && PRODUCTS == 1 && SCHEDULE == 1),             \
+       "the tile's side read from shared memory (BM for nn, BN otherwise) must be 64 or 128, or 256 "   \
+       "for single-pass TF32's data-parallel schedule: 3xTF32's tile sum, or a split tile's partial "  \
+       "sums, would not fit in registers beside 256 columns of accumulators")                         \
+  RULE(FAMILY, CLUSTER == 1 || CLUSTER == 2, "CLUSTER must be 1 or 2")                                \
+  RULE(FAMILY, CLUSTER == 1 || SCHEDULE == 1,                                                          \
+       "CLUSTER 2 needs SCHEDULE 1 (data-parallel): the blocks of a cluster walk their tiles in step")  \
   RULE(FAMILY, STAGES >= 2, "STAGES must be at least 2 (one stage computes while the next loads)")    \
   RULE(FAMILY, SCHEDULE >= 1 && SCHEDULE <= 3,                                                         \
        "SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)")                              \

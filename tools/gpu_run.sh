@@ -26,8 +26,8 @@
 #   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
 #   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
 #             for bandwidth-bound problems
-#   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas
-#             or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
+#   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas,
+#             cublas-tf32 (CUBLAS_COMPUTE_32F_FAST_TF32) or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
 #             more ncu --metrics (e.g. regex:...stall...)
 #   ab        the same gemmbench runs from this tree and from an older one, taking turns (new, old,
 #             new, old) so that clocks and heat treat both alike: AB_BASE=<directory holding the
@@ -209,6 +209,11 @@ if wants profile; then
     if [ "$kernel" = cublas ]; then
       filter=(-k "regex:gemm|gemv|Kernel|reduce|dot" -c 2)
       run=(--families skinny)
+    elif [ "$kernel" = cublas-tf32 ]; then
+      # CUBLAS_COMPUTE_32F_FAST_TF32's kernels; the FP64 reference and the operand generator run
+      # first, so the first six GEMM-like launches cover them and the TF32 call.
+      filter=(-k "regex:gemm|xmma|cutlass|Kernel|reduce" -c 6)
+      run=(--precision tf32 --families skinny)
     else
       local base=${kernel#gemmtune_sgemm_}
       local family=${base%%_*} other=skinny
@@ -235,7 +240,7 @@ if wants profile; then
       echo "ncu exit $? (without PROFILE_METRICS)" >> "$OUT/profile.txt"
     fi
   done
-  grep -E "^## |^  [a-zA-Z_].*\(|ncu exit|Duration|DRAM Throughput|Memory Throughput|L2 Hit|Registers Per|Grid Size|Block Size|Waves Per SM|Theoretical Occupancy|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
+  grep -E "^## |^  [a-zA-Z_].*\(|ncu exit|Duration|DRAM Throughput|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Cluster Size|Dynamic Shared Memory Per Block|L2 Hit|Registers Per|Grid Size|Block Size|Waves Per SM|Theoretical Occupancy|Achieved Occupancy|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Executed Ipc A|stalled|bank_conflicts|Stall" \
     "$OUT/profile.txt" > "$OUT/profile-summary.txt"
   summary+=(profile-summary.txt)
 fi

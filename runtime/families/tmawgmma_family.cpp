@@ -18,12 +18,21 @@ namespace {
 
 // The parameters, in the order params() declares them: the launch path reads them by position
 // (no name lookups on every call).
-enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk };
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster };
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
   // products: 3 (3xTF32) or 1 (single-pass TF32).
-  explicit TmaWgmmaFamily(int products) : products_(products) {}
+  explicit TmaWgmmaFamily(int products)
+      : products_(products),
+        params_{{"BM", 128, tile_sides(products)},
+                {"BN", 128, tile_sides(products)},
+                {"STAGES", 3, {2, 3, 4, 5, 6}},
+                {"SCHEDULE", 1, {1, 2, 3}},
+                {"SPLITK", 1, {1, 2, 4, 8, 16, 32, 64, 128}},
+                // Blocks of a cluster: 2 share each Y tile, copied once from L2 to both
+                // (tmawgmma.cuh). Added after names were stored: left out of a name at 1.
+                {"CLUSTER", 1, {1, 2}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -78,6 +87,9 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
     const TileSchedule s = schedule(c, problem, sm_count);
+    // A cluster's second block would have no rows of X of its own.
+    const int x_tile = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
+    if (value(c, kCluster) > 1 && (c.layout == Layout::NN ? problem.N : problem.M) <= x_tile) return false;
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
       case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split; one
                               // slice walks as data-parallel does, a second compile of one kernel
@@ -95,11 +107,12 @@ class TmaWgmmaFamily final : public KernelFamily {
         tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), c.layout, products_));
   }
 
-  // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h).
+  // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h), of clusters
+  // of CLUSTER blocks (the kernel names its cluster shape itself: __cluster_dims__).
   LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
     const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), c.layout));
-    return {{static_cast<unsigned>(s.grid), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
+    return {{static_cast<unsigned>(s.grid * value(c, kCluster)), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
   // The kernel's own scratch (kernel_workspace_floats); with ALIGN 1, the copies of A and B follow
@@ -124,7 +137,8 @@ class TmaWgmmaFamily final : public KernelFamily {
   // which is Y, and their boxes, per layout (tmawgmma.cuh).
   void build_arguments(const KernelConfig& c, const GemmParams& p, KernelArguments& out) const override {
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
-    const int y_rows = value(c, kBM) + value(c, kBN) - x_rows;
+    // Each block of a cluster copies its share of the Y tile's rows (a box) for all of them.
+    const int y_rows = (value(c, kBM) + value(c, kBN) - x_rows) / value(c, kCluster);
     // Stored shapes (rows x cols, ld) of A and B.
     const MatrixView a = stored_a(c.layout, p);
     const MatrixView b = stored_b(c.layout, p);
@@ -192,8 +206,10 @@ class TmaWgmmaFamily final : public KernelFamily {
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
-              SPLITK = value(c, kSplitk), ALIGN = c.align;
-    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, c.layout, products_);
+              SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ALIGN = c.align;
+    const Layout L = c.layout;
+    const int PRODUCTS = products_;
+    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
     GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
@@ -219,11 +235,14 @@ class TmaWgmmaFamily final : public KernelFamily {
     return static_cast<std::size_t>(s.counter_words() + s.partial_slots() * value(c, kBM) * value(c, kBN));
   }
 
+  // The schedule of the clusters (tmawgmma.cuh): units of CLUSTER X tiles, at most one cluster
+  // a CLUSTER SMs.
   static TileSchedule schedule(const KernelConfig& c, const Problem& problem, int sm_count) {
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
+    const int cluster = value(c, kCluster);
     const bool swap = c.layout == Layout::NN;
-    return make_tile_schedule(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K, x_rows,
-                              value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count,
+    return make_tile_schedule(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K, x_rows * cluster,
+                              value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count / cluster,
                               static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk), problem.batch);
   }
 
@@ -236,13 +255,14 @@ class TmaWgmmaFamily final : public KernelFamily {
   // the running sum, covered for K up to 2^15).
   static constexpr int kTf32ErrorUnits = 3 << 15;
 
-  int products_;
+  // The sides a tile can have. Single-pass TF32 can also be 256 wide on the side the MMA reads
+  // from shared memory (tmawgmma_rules.h): a quarter fewer operand bytes an output than 128 x 128.
+  static std::vector<int> tile_sides(int products) {
+    return products == 3 ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
+  }
 
-  std::vector<ParamSpec> params_{{"BM", 128, {64, 128}},
-                                 {"BN", 128, {64, 128}},
-                                 {"STAGES", 3, {2, 3, 4, 5, 6}},
-                                 {"SCHEDULE", 1, {1, 2, 3}},
-                                 {"SPLITK", 1, {1, 2, 4, 8, 16, 32, 64, 128}}};
+  int products_;
+  std::vector<ParamSpec> params_;
 };
 
 }  // namespace

@@ -50,7 +50,8 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
                              {3, 77, 133, 0.0f},  {5, 68, 301, -1.3f},  {130, 131, 67, -1.3f}};
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
-// and wgmma split over K, and tmawgmma and tmatf32 split over K and stream-K, in the four layouts.
+// and wgmma split over K, tmawgmma and tmatf32 split over K, stream-K and in clusters of two, and
+// tmatf32's 256-wide tiles, in the four layouts.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
   for (const KernelFamily* family : all_families()) {
@@ -75,6 +76,20 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         stream.set("SCHEDULE", 3);
         bases.push_back(split);
         bases.push_back(stream);
+        // Clusters of two blocks: multicast copies and stages released from the other block.
+        KernelConfig cluster = config;
+        cluster.set("CLUSTER", 2);
+        bases.push_back(cluster);
+      }
+      // tmatf32's 256-wide tiles, alone and in clusters (256 on A's side for nn, B's otherwise).
+      if (family->name() == "tmatf32") {
+        for (int cluster : {1, 2}) {
+          KernelConfig wide = config;
+          wide.set("BM", 256);
+          wide.set("STAGES", 2);
+          wide.set("CLUSTER", cluster);
+          bases.push_back(wide);
+        }
       }
     }
   }
@@ -82,6 +97,10 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
     for (KernelConfig config : bases) {
       config.layout = layout;
+      if (layout != Layout::NN && config.family == "tmatf32" && config.get("BM") == 256) {
+        config.set("BM", config.get("BN"));
+        config.set("BN", 256);
+      }
       configs.push_back(config);
     }
   }

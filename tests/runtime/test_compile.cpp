@@ -112,6 +112,33 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
   }
 }
 
+TEST_CASE("tmatf32's 256-wide tiles compile in every layout without spilling, and tmawgmma refuses them", "[nvrtc]") {
+  using Catch::Contains;
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    // 256 on the side the MMA reads from shared memory: A's (BM) for nn, B's (BN) otherwise.
+    const bool wide_m = layout == Layout::NN;
+    for (int align : {4, 1}) {
+      KernelConfig config = find_family("tmatf32").default_config(layout, align);
+      config.set(wide_m ? "BM" : "BN", 256);
+      config.set("STAGES", layout == Layout::TN ? 2 : 4);
+      INFO(kernel_name(config));
+      const CompiledKernel compiled = compile_kernel(config, "sm_90");
+      INFO("compile log:\n" << compiled.log);
+      CHECK(compiled.resources.registers > 0);  // the report was read
+      CHECK_FALSE(compiled.resources.spills());
+      CHECK(compiled.resources.stack_frame_bytes == 0);
+    }
+    KernelConfig split = find_family("tmatf32").default_config(layout, 4);
+    split.set(wide_m ? "BM" : "BN", 256);
+    split.set("SCHEDULE", 2);
+    split.set("SPLITK", 4);
+    CHECK_THAT(find_family("tmatf32").check(split).value_or(""), Contains("data-parallel"));
+    KernelConfig three_products = find_family("tmawgmma").default_config(layout, 4);
+    three_products.set(wide_m ? "BM" : "BN", 256);
+    CHECK_THAT(find_family("tmawgmma").check(three_products).value_or(""), Contains("single-pass TF32"));
+  }
+}
+
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {
   using Catch::Contains;
   KernelConfig config = find_family("reg2d").default_config();

@@ -124,10 +124,26 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 4}}));
   configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 32}}));
   configs.push_back(variant("tmatf32", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
+  // A 256-wide tile (the epilogue and the FFMA redo in passes; see wide_side_for), and clusters of
+  // two blocks sharing each Y tile (multicast copies, stages released across the cluster).
+  configs.push_back(variant("tmatf32", {{"BM", 256}, {"STAGES", 2}}));
+  configs.push_back(variant("tmatf32", {{"BM", 256}, {"STAGES", 2}, {"CLUSTER", 2}}));
+  configs.push_back(variant("tmawgmma", {{"CLUSTER", 2}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"CLUSTER", 2}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
   return configs;
+}
+
+// A 256-wide tmatf32 tile is 256 on the side the MMA reads from shared memory: A's (BM) for nn, B's
+// (BN) in the other layouts. `config` (written for nn) as it is meant in its own layout.
+KernelConfig wide_side_for(KernelConfig config) {
+  if (config.layout != Layout::NN && config.get("BM") == 256) {
+    config.set("BM", config.get("BN"));
+    config.set("BN", 256);
+  }
+  return config;
 }
 
 // The configurations of `family` among configs_under_test(), each on kShapes in every layout and
@@ -149,7 +165,7 @@ void check_family_on_odd_sizes(std::string_view family_name) {
         KernelConfig config = base;
         config.layout = layout;
         config.align = align;
-        configs.push_back(config);
+        configs.push_back(wide_side_for(config));
       }
     }
   }
@@ -269,14 +285,16 @@ TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat
   const HostProblem problems[] = {testing::make_host_problem(1000, 1056, 999, 21),
                                   testing::make_host_problem(2000, 1500, 300, 22),
                                   testing::make_host_problem(64, 96, 5000, 23)};
-  // (BM, BN, SCHEDULE, SPLITK). 16 slices and more, and stream-K on the long-K problem (one tile
-  // shared by every SM), are added in two levels (tile_schedule.h); 64-wide tiles load three
-  // pieces at a time, 128-wide ones one.
+  // (BM, BN, SCHEDULE, SPLITK, CLUSTER). 16 slices and more, and stream-K on the long-K problem
+  // (one tile shared by every SM), are added in two levels (tile_schedule.h); 64-wide tiles load
+  // three pieces at a time, 128-wide ones one. Clusters of two blocks: 1000 rows are 8 tiles of
+  // 128 (4 pairs), 2000 are 16, 64 are one tile whose pair has no rows.
   struct Case {
-    int bm, bn, schedule, splitk;
+    int bm, bn, schedule, splitk, cluster;
   };
-  const Case cases[] = {{128, 128, 1, 1}, {128, 128, 2, 4}, {128, 128, 2, 16}, {128, 128, 3, 1},
-                        {64, 64, 2, 32}, {64, 64, 3, 1}, {64, 128, 1, 1}};
+  const Case cases[] = {{128, 128, 1, 1, 1}, {128, 128, 2, 4, 1}, {128, 128, 2, 16, 1}, {128, 128, 3, 1, 1},
+                        {64, 64, 2, 32, 1},   {64, 64, 3, 1, 1},   {64, 128, 1, 1, 1},   {256, 128, 1, 1, 1},
+                        {128, 128, 1, 1, 2},  {256, 128, 1, 1, 2}};
   std::vector<KernelConfig> configs;
   for (const char* family_name : {"tmawgmma", "tmatf32"}) {
     const KernelFamily& family = find_family(family_name);
@@ -285,13 +303,16 @@ TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat
       continue;
     }
     for (const Case& c : cases) {
+      if (c.bm == 256 && family.name() != "tmatf32") continue;  // single-pass TF32 only
       for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
         KernelConfig config = family.default_config(layout, 4);
         config.set("BM", c.bm);
         config.set("BN", c.bn);
         config.set("SCHEDULE", c.schedule);
         config.set("SPLITK", c.splitk);
-        configs.push_back(config);
+        config.set("CLUSTER", c.cluster);
+        if (c.bm == 256 && layout == Layout::TN) config.set("STAGES", 2);  // its transposed copy
+        configs.push_back(wide_side_for(config));
       }
     }
   }
