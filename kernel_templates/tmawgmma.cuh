@@ -416,18 +416,18 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
         const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
-        if (PRODUCTS == 1) {  // straight into the running sum
+        if constexpr (PRODUCTS == 1) {  // straight into the running sum
           Wgmma<BS>::mma(acc, x_big[s], big_desc);
-          continue;
-        }
-        const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
-        if (s == 0) {
-          Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
         } else {
-          Wgmma<BS>::mma(tile_sum, x_small[s], big_desc);
+          const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
+          if (s == 0) {
+            Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
+          } else {
+            Wgmma<BS>::mma(tile_sum, x_small[s], big_desc);
+          }
+          Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
+          Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
         }
-        Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
-        Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
       }
       wgmma_commit();
       wgmma_wait_all();
