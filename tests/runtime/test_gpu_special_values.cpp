@@ -134,6 +134,16 @@ void check_family_on_special_values(std::string_view family_name) {
     for (KernelConfig& config : family.default_configs(layout, family.alignments().front())) {
       configs.push_back(std::move(config));
     }
+    // tmatf32's 256-wide tiles redo their FFMA pass in passes of columns; in a cluster of two
+    // (256 on A's side for nn, B's otherwise; tn's transposed copy leaves room for 2 stages).
+    if (family.name() == "tmatf32") {
+      KernelConfig wide = family.default_config(layout, family.alignments().front());
+      wide.set(layout == Layout::NN ? "BM" : "BN", 256);
+      wide.set("STAGES", 2);
+      configs.push_back(wide);
+      wide.set("CLUSTER", 2);
+      configs.push_back(wide);
+    }
   }
   for (const KernelConfig& config : configs) {
     const Layout layout = config.layout;
