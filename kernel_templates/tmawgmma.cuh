@@ -221,9 +221,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(&full[s], 1);
       mbarrier_init(&ready[s], kTmaTransformThreads);
-      // In a cluster, one lane a MMA warp of every block releases the stage (the copy that refills
-      // it lands in all of them).
-      mbarrier_init(&empty[s], CLUSTER == 1 ? CONSUMER_THREADS : CONSUMER_THREADS / 32 * CLUSTER);
+      // Every MMA thread of this block releases the stage, and in a cluster one lane a MMA warp of
+      // each other block too (the copy that refills it lands in all of them).
+      mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
     }
     fence_mbarrier_init();
   }
@@ -439,13 +439,20 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           if (PRODUCTS == 3) pin(x_small[s][e]);
         }
       }
-      if (CLUSTER == 1) {
-        mbarrier_arrive(&empty[stage]);
-      } else {
+      // Each thread's own release orders its reads of the stage (the fragments, the special-value
+      // flags) before the transform warps' next writes to it; one lane a warp tells the other
+      // blocks (a release of the whole warp's reads only through __syncwarp, which compute-
+      // sanitizer's racecheck does not follow: with that alone for this block too, it reported
+      // the flags' next write as a race).
+      mbarrier_arrive(&empty[stage]);
+      if (CLUSTER > 1) {
         __syncwarp();
         if (lane == 0) {
+          const unsigned own = cluster_rank();
 #pragma unroll
-          for (unsigned block = 0; block < CLUSTER; ++block) mbarrier_arrive_cluster(&empty[stage], block);
+          for (unsigned block = 0; block < CLUSTER; ++block) {
+            if (block != own) mbarrier_arrive_cluster(&empty[stage], block);
+          }
         }
       }
 #pragma unroll

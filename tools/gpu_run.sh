@@ -4,7 +4,7 @@
 # $OUT (default /tmp/gemmtune-out); at most 8 files come back, so logs are packed.
 #
 #   GEMMTUNE_COMMIT=<hash> [STEPS="test tune bench overhead"] [TUNE_SHAPES=file] [TUNE_ARGS="..."]
-#     [TUNE_SECONDS=240] [BENCH_SECONDS=180] [BUILD_TARGETS="gemmbench test_gpu_kernels ..."]
+#     [TUNE_SECONDS=240] [TUNE_GPU=H200] [BENCH_SECONDS=180] [BUILD_TARGETS="gemmbench test_gpu_kernels ..."]
 #     [TEST_TIMEOUT=300] bash tools/gpu_run.sh [gemmbench arguments...]
 # BUILD_TARGETS builds only those targets (and what they need) instead of everything; TEST_TIMEOUT
 # is ctest's limit a test, so that a kernel that hangs costs minutes, not the whole call.
@@ -119,7 +119,7 @@ if wants tune; then
   # The table goes to tune.md, the logs to tune.log. Each problem's winner is logged (at info, so
   # not with --quiet) as the problem ends, so a run cut short still reports what it finished.
   # shellcheck disable=SC2086
-  timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu H200 --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
+  timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu "${TUNE_GPU:-H200}" --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
     --db "$db" ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
   echo "tune exit $?" >> "$OUT/tune.md"
   grep -E "winner|no candidate|rror" "$OUT/tune.log" | tail -25 >> "$OUT/tune.md"
