@@ -31,8 +31,12 @@ class TmaWgmmaFamily final : public KernelFamily {
                 {"SCHEDULE", 1, {1, 2, 3}},
                 {"SPLITK", 1, {1, 2, 4, 8, 16, 32, 64, 128}},
                 // Blocks of a cluster: 2 share each Y tile, copied once from L2 to both
-                // (tmawgmma.cuh). Added after names were stored: left out of a name at 1.
-                {"CLUSTER", 1, {1, 2}, true}} {}
+                // (tmawgmma.cuh). Added after names were stored: left out of a name at 1. Not
+                // searched: on an H100 (bench/results/2026-12-05-h100-tf32-wide-tiles-and-clusters.md)
+                // clusters of 2 moved large squares by -4% to +2%, within the noise, since L2 is not
+                // what limits these kernels yet (42% busy); searched, each cluster twin tied with its
+                // single-block configuration in the cost model and took half the model's first round.
+                {"CLUSTER", 1, {1}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -194,13 +198,15 @@ class TmaWgmmaFamily final : public KernelFamily {
   // block's units, and all units, for the cost model.
   std::optional<PersistentWork> persistent_work(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
-    const double units = static_cast<double>(s.tiles()) * s.splitk;
+    // A cluster's unit is a tile for each of its blocks: the grid's units are blocks' units.
+    const double units = static_cast<double>(s.tiles()) * s.splitk * value(c, kCluster);
     if (s.schedule == Schedule::StreamK && s.sk_tiles > 0) {
       // Stream-K spreads the k iterations evenly; each block also pays up to two partial tiles'
       // fix-ups (a tenth of a tile, as a guess).
       return PersistentWork{units / s.grid + 0.1, units};
     }
-    return PersistentWork{static_cast<double>((static_cast<long long>(units) + s.grid - 1) / s.grid), units};
+    const long long cluster_units = static_cast<long long>(s.tiles()) * s.splitk;  // a cluster walks these
+    return PersistentWork{static_cast<double>((cluster_units + s.grid - 1) / s.grid), units};
   }
 
  protected:
