@@ -8,6 +8,9 @@
 #     [TEST_TIMEOUT=300] bash tools/gpu_run.sh [gemmbench arguments...]
 # BUILD_TARGETS builds only those targets (and what they need) instead of everything; TEST_TIMEOUT
 # is ctest's limit a test, so that a kernel that hangs costs minutes, not the whole call.
+# GEMMTUNE_COMMIT names the tree in the tables: give the hash as the machine that sent the tree
+# sees it (a git rev-parse on the GPU machine once read a .git older than the tree it ran).
+# TUNE_GPU is tune's --gpu (any: the first GPU, for a machine that is not an H200).
 #
 # Steps (the device call has a 10-minute limit: pick what fits):
 #   test      every test, [gpu] included (ctest; TEST_FILTER=regex runs those that match)
