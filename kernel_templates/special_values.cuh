@@ -3,8 +3,9 @@
 // times an infinite big part is NaN where IEEE arithmetic gives an infinity, rounding a value of
 // 2^127 or more to TF32 can overflow, and a nonzero value below 2^-103 has a small part (or is
 // itself) subnormal, which the tensor cores may flush to zero. So every thread watches the values
-// it splits, and a block (or work unit) that met any of them computes its outputs again with
-// FFMA, in IEEE FP32 as cuBLAS pedantic would: the cost falls on the tiles that touch such values.
+// it splits, and a block that met any of them computes its outputs again with FFMA, in IEEE FP32
+// as cuBLAS pedantic would: the cost falls on the tiles that touch such values. (tmawgmma lets its
+// outputs tell instead: all_finite below, and tmawgmma.cuh's header.)
 #pragma once
 
 #include "common.cuh"
@@ -28,6 +29,20 @@ struct SplitHazardScan {
     return largest >= kSplitHugeBits || smallest_minus_one < kSplitTinyBits - 1u;
   }
 };
+
+// Whether every value of a thread's sums is finite: the test of the families that let the outputs
+// tell (tmawgmma): no infinity or NaN among the inputs, and no overflow, leaves every sum finite.
+// Two instructions a value, once a work unit.
+template <int J>
+__device__ __forceinline__ bool all_finite(const float (&sums)[J][4]) {
+  unsigned largest = 0;
+#pragma unroll
+  for (int j = 0; j < J; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) largest = max(largest, __float_as_uint(sums[j][e]) & 0x7fffffffu);
+  }
+  return largest < 0x7f800000u;  // the exponent of infinities and NaNs
+}
 
 // acc[i][j][e] = the sum over k in [k_begin, k_end) of op(A)(m, k) op(B)(k, n) by FFMA, k in order,
 // for the mma.sync/wgmma accumulator layout: element e of tile (i, j) is output

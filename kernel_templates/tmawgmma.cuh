@@ -6,8 +6,9 @@
 // - warp 0, one lane: the copy engine's client. For every k tile of every work unit it waits
 //   until a stage is free, then asks TMA for the stage's two operand tiles.
 // - warps 1-3, the transform: once a stage has landed, they write the small part of the
-//   shared-memory operand beside it (and its transposed big part, for tn), and raise a flag where
-//   the tile holds an infinity, a NaN or an extreme magnitude.
+//   shared-memory operand beside it (3xTF32) and its transposed big part (tn). Single-pass TF32
+//   in the other layouts has nothing to transform: these warps leave at once, and the MMA
+//   warpgroups wait for the copies alone.
 // - the MMA warpgroups (1 or 2): each splits its 64 rows of the register operand into big and
 //   small parts as it loads them, issues the tile's 3 * BK / 8 wgmmas into a sum started from
 //   zero, releases the stage, and adds the sum to its accumulators in FP32 (the tensor cores
@@ -33,11 +34,18 @@
 // exact product, and the sum of a tile's products stays below FP32's own accumulation error
 // (tests/runtime/test_gpu_accuracy.cpp).
 //
-// Special values. The split cannot represent infinities (inf - inf is NaN, and 0 * inf in a cross
-// term gives NaN where IEEE arithmetic gives inf), nor tiny magnitudes whose parts the tensor cores
-// may flush. A unit whose operand tiles hold an infinity, a NaN or an extreme magnitude is
-// therefore computed again with FFMA from global memory (special_values.cuh): IEEE FP32 results,
-// at a cost paid only by the tiles that touch such values.
+// Special values. The split cannot represent infinities (an infinity's small part is inf - inf =
+// NaN), and the tensor cores' sums need not overflow where FP32's would, or the other way round.
+// Nothing in the main loop looks at the values: the outputs tell. An infinity or a NaN among a
+// unit's inputs leaves an infinity or a NaN in every output of its row or column (inf x nonzero
+// is inf, inf x 0 and the split's inf - inf are NaN, and both survive every sum), so a unit whose
+// sums hold one is computed again with FFMA from global memory (special_values.cuh): IEEE FP32
+// results, at a cost paid only by the units that meet such values, or overflow. Watching every
+// value as it was loaded cost the main loop a third of its ALU issue and, for single-pass TF32,
+// a second read of Y from shared memory (docs/performance.md). Tiny and subnormal values need no
+// look: the tensor cores multiply subnormal TF32 operands as IEEE arithmetic does
+// (tests/runtime/test_gpu_special_values.cpp checks rows and columns of them, and of values whose
+// small parts are subnormal).
 //
 // Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
 // last piece of a tile to arrive adds all pieces in k order, in two levels when there are many
@@ -181,10 +189,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
                 "tmawgmma: the MMA warpgroups cannot take more registers than the copy warpgroup gives back");
   // The rules (tmawgmma_rules.h) are asserted by the two kernels below, each in its own name.
 
+  // Single-pass TF32 reads Y as copied, except tn's, which the transform transposes.
+  constexpr bool TRANSFORM = PRODUCTS == 3 || Roles::Y_TRANSPOSED;
   __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
-  __shared__ unsigned long long ready[STAGES];  // ... and its transform is written
+  __shared__ unsigned long long ready[STAGES];  // ... and its transform is written (TRANSFORM)
   __shared__ unsigned long long empty[STAGES];  // its readers are done with it
-  __shared__ unsigned y_special[STAGES][kTmaTransformThreads / 32];  // per transform warp: inf or NaN in Y
   __shared__ int finishes_tile;
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
@@ -289,11 +298,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       return;
     }
     // The transform warps.
+    if (!TRANSFORM) return;
     const int ttid = tid - 32;
     while (walk.next(unit)) {
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         mbarrier_wait(&full[stage], phase);
-        SplitHazardScan hazards;
         if (Roles::Y_TRANSPOSED) {
           // 4 x 4 blocks: four k rows of 4 s as copied, written as four s rows of 4 k.
           const float* copied = y_copied(stage);
@@ -318,8 +327,6 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
                     make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
                                tf32_small_part(v[3][ss]));
               }
-#pragma unroll
-              for (int kk = 0; kk < 4; ++kk) hazards.see(v[kk][ss]);
             }
           }
         } else {
@@ -327,16 +334,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           uint4* small = reinterpret_cast<uint4*>(y_small(stage));
           for (int i = ttid; i < Y_FLOATS / 4; i += kTmaTransformThreads) {
             const float4 v = copied[i];
-            if (PRODUCTS == 3) {
-              small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
-                                    tf32_small_part(v.w));
-            }
-            hazards.see(v.x), hazards.see(v.y), hazards.see(v.z), hazards.see(v.w);
+            small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
+                                  tf32_small_part(v.w));
           }
         }
         fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
-        const unsigned special = __any_sync(0xffffffffu, hazards.found());
-        if (lane == 0) y_special[stage][warp - 1] = special;
         mbarrier_arrive(&ready[stage]);
         if (++stage == STAGES) stage = 0, phase ^= 1;
       }
@@ -392,11 +394,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
-    SplitHazardScan x_hazards;
-    bool y_has_special = false;
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
-      mbarrier_wait(&ready[stage], phase);
+      if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
       const float* x = x_tile(stage);
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
@@ -405,11 +405,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
           if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
-          x_hazards.see(v);
         }
       }
-#pragma unroll
-      for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_special |= y_special[stage][w] != 0;
       const float* big = y_big(stage);
       const float* small = y_small(stage);
       wgmma_fence();
@@ -439,11 +436,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           if (PRODUCTS == 3) pin(x_small[s][e]);
         }
       }
-      // Each thread's own release orders its reads of the stage (the fragments, the special-value
-      // flags) before the transform warps' next writes to it; one lane a warp tells the other
-      // blocks (a release of the whole warp's reads only through __syncwarp, which compute-
-      // sanitizer's racecheck does not follow: with that alone for this block too, it reported
-      // the flags' next write as a race).
+      // Each thread's own release orders its reads of the stage (the fragments) before the next
+      // copies and transform writes to it; one lane a warp tells the other blocks (a release of
+      // the whole warp's reads only through __syncwarp, which compute-sanitizer's racecheck does
+      // not follow: with that alone for this block too, it reported a race on the stage).
       mbarrier_arrive(&empty[stage]);
       if (CLUSTER > 1) {
         __syncwarp();
@@ -474,9 +470,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, x_hazards.found() || y_has_special) &&
-        p.alpha != 0.0f) {
-      // Infinities, NaNs or extreme magnitudes: this unit's k range again, in IEEE FP32
+    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc)) && p.alpha != 0.0f) {
+      // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
       // them in one pass the compiler hoists a k step's loads of every column, more registers than
       // the accumulators leave, and the spills it then places reach into the main loop. (128-wide

@@ -1,8 +1,9 @@
 // IEEE special values through every kernel family: infinities and NaNs in A and B come out as
 // IEEE FP32 arithmetic gives them (inf x nonzero = inf, inf x 0 = NaN, inf - inf = NaN, NaN
-// propagates); extreme magnitudes (near FLT_MAX, tiny, subnormal, signed zeros) stay within the
-// usual bound of an FP64 reference; alpha = 0 leaves A and B out of the result and beta = 0 leaves
-// C out, as BLAS defines them; alpha or beta NaN or infinite give what IEEE arithmetic gives.
+// propagates); extreme magnitudes (near FLT_MAX, tiny, subnormal, signed zeros; rows and columns
+// of nothing but tiny values against large ones) stay within the usual bound of an FP64
+// reference; alpha = 0 leaves A and B out of the result and beta = 0 leaves C out, as BLAS
+// defines them; alpha or beta NaN or infinite give what IEEE arithmetic gives.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -80,6 +81,24 @@ testing::HostProblem problem_with_extremes(int M, int N, int K) {
   return p;
 }
 
+// Rows and columns made entirely of tiny values against rows and columns of large ones, so that
+// their products are of ordinary size and no other term hides them: subnormal (|x| < 2^-126:
+// a tensor core that flushed them to zero would lose the whole output) and tiny normal values
+// (1e-33 < 2^-103: a 3xTF32 split leaves them subnormal small parts). Large: 1e15, so that large
+// times large stays in range.
+testing::HostProblem problem_with_tiny_values(int M, int N, int K) {
+  testing::HostProblem p = testing::make_host_problem(M, N, K, 33);
+  const float scale[4] = {1.0f, 1.0e-39f, 1.0e-33f, 1.0e15f};  // by row of A (m % 4), column of B (n % 4)
+  for (int m = 0; m < M; ++m) {
+    for (int k = 0; k < K; ++k) p.a[static_cast<std::size_t>(m) * K + k] *= scale[m % 4];
+  }
+  for (int k = 0; k < K; ++k) {
+    for (int n = 0; n < N; ++n) p.b[static_cast<std::size_t>(k) * N + n] *= scale[n % 4];
+  }
+  recompute_reference(p);
+  return p;
+}
+
 // "" when every output is what IEEE and BLAS arithmetic give: alpha = 0 leaves the product out,
 // beta = 0 leaves C out; the same NaN or infinity where the reference has one, else within
 // (K + 4 + E) u of it.
@@ -124,7 +143,9 @@ void check_family_on_special_values(std::string_view family_name) {
   }
   // 130 x 130: a 128 x 128 block lies inside the matrix, so that warptile's steady loop (no bounds
   // checks) runs too, for the tiles whose next stage is whole (K 50: 4 of 7 at BK 8).
-  const testing::HostProblem problems[] = {problem_with_infinities(130, 130, 50), problem_with_extremes(130, 130, 50)};
+  const testing::HostProblem problems[] = {problem_with_infinities(130, 130, 50), problem_with_extremes(130, 130, 50),
+                                           problem_with_tiny_values(130, 130, 50)};
+  const char* problem_names[] = {"infinities and NaNs", "extremes", "tiny values"};
   // (alpha, beta): the ordinary cases, then alpha = 0 (A and B hold infinities and NaNs), then
   // NaN and infinite scalars.
   const std::pair<float, float> scalars[] = {{0.75f, 0.0f}, {0.75f, 0.5f}, {0.0f, 0.0f}, {0.0f, 0.5f},
@@ -168,7 +189,7 @@ void check_family_on_special_values(std::string_view family_name) {
         workspace.attach(kernel, params, nullptr);
         kernel.launch(params, nullptr);
         GT_CUDA(cudaDeviceSynchronize(), kernel.name());
-        INFO(kernel.name() << ", " << (&p == &problems[0] ? "infinities and NaNs" : "extremes") << ", alpha "
+        INFO(kernel.name() << ", " << problem_names[&p - problems] << ", alpha "
                            << alpha << ", beta " << beta);
         CHECK(check_special(p, alpha, beta, c.download(), ldc, family.product_error_units()) == "");
       }
