@@ -19,6 +19,9 @@
 #             GPU_TESTS=<Catch test spec> runs those cases instead, e.g.
 #             GPU_TESTS='special values*,*: tmawgmma' (a binary with none of them is passed by)
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
+#   classes   tune TUNE_SHAPES once for each precision class in CLASSES (default "strict fp32 tf32"),
+#             into one database (winners are per class), each for at most TUNE_SECONDS: tune-CLASS.md,
+#             each table with cuBLAS timed in the same run (pedantic, or FAST_TF32 for tf32)
 #   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
 #   overhead  sgemm_overhead: host cost of a warm runtime call against a bare cudaLaunchKernel of the
 #             same kernel and cuBLAS (the figure: sgemm() overhead N us)
@@ -137,6 +140,21 @@ if wants tune; then
     rm -f "$OUT/tuned.db.gz"
   fi
   summary+=(tune.md)
+fi
+
+if wants classes; then
+  rm -f "$db" "$db-wal" "$db-shm"
+  for class in ${CLASSES:-strict fp32 tf32}; do
+    status "tuning, precision $class"
+    # shellcheck disable=SC2086
+    timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu "${TUNE_GPU:-H200}" --precision "$class" \
+      --shapes "${TUNE_SHAPES:-examples/shapes.txt}" --db "$db" ${TUNE_ARGS:-} > "$OUT/tune-$class.md" 2> "$OUT/tune-$class.log"
+    echo "tune exit $?" >> "$OUT/tune-$class.md"
+    grep -E "no candidate|rror" "$OUT/tune-$class.log" | tail -10 >> "$OUT/tune-$class.md"
+    summary+=("tune-$class.md")
+  done
+  "$build/bin/tunedb" export --format csv --db "$db" --out "$OUT/measurements.csv" >> "$OUT/tune.log" 2>&1
+  "$build/bin/tunedb" list --db "$db" > "$OUT/tunedb-list.txt" 2>&1
 fi
 
 if wants bench; then
@@ -278,6 +296,6 @@ echo "==================== summary ($(($(date +%s) - started))s) ===============
 for file in "${summary[@]}"; do echo "---- $file"; cat "$OUT/$file"; done
 
 # At most 8 files come back from the GPU machine: the tables as they are, everything else packed.
-keep=" tune.md bench.md bench.csv strategies.md overhead.md report.html logs.tar.gz "
+keep=" tune.md tune-strict.md tune-fp32.md tune-tf32.md bench.md bench.csv strategies.md overhead.md report.html logs.tar.gz "
 (cd "$OUT" && for entry in *; do [[ "$keep" == *" $entry "* ]] || echo "$entry"; done > /tmp/gemmtune-pack.txt &&
   tar -czf logs.tar.gz -T /tmp/gemmtune-pack.txt && xargs -a /tmp/gemmtune-pack.txt rm -rf)
