@@ -35,11 +35,11 @@
 #   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas,
 #             cublas-tf32 (CUBLAS_COMPUTE_32F_FAST_TF32) or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
 #             more ncu --metrics (e.g. regex:...stall...)
-#   ab        the same gemmbench runs from this tree and from an older one, taking turns (new, old,
-#             new, old) so that clocks and heat treat both alike: AB_BASE=<directory holding the
-#             older tree, e.g. git archive COMMIT | tar -x -C ab-base, untracked so it travels>,
-#             AB_BASE_COMMIT=<its commit, for the tables>, AB_RUNS="gemmbench arguments; more
-#             arguments" (each a run): ab.md
+#   ab        the same gemmbench runs from this tree and from other ones, taking turns (new, base 1,
+#             base 2, new, ...) so that clocks and heat treat all alike: AB_BASE=<directories holding
+#             the other trees, space-separated, e.g. git archive COMMIT | tar -x -C ab-base,
+#             untracked so that they travel>, AB_BASE_COMMIT=<their commits, for the tables, in the
+#             same order>, AB_RUNS="gemmbench arguments; more arguments" (each a run): ab.md
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gemmtune-out}
@@ -268,26 +268,35 @@ fi
 
 if wants ab; then
   status "A/B against ${AB_BASE:?ab needs AB_BASE}"
-  base_build=/tmp/gemmtune-build-base
-  if ! { cmake -S "$AB_BASE" -B "$base_build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release \
+  read -ra base_dirs <<< "$AB_BASE"
+  read -ra base_commits <<< "${AB_BASE_COMMIT:-}"
+  sides=(new)
+  for i in "${!base_dirs[@]}"; do
+    base_build=/tmp/gemmtune-build-base$i
+    if { cmake -S "${base_dirs[$i]}" -B "$base_build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release \
            -DGEMMTUNE_BUILD_PYTHON=OFF && cmake --build "$base_build" -j"$(nproc)" --target gemmbench; } \
-       > "$OUT/ab-build.log" 2>&1; then
-    tail -20 "$OUT/ab-build.log"; echo "A/B base build failed" > "$OUT/ab.md"
-  else
-    IFS=';' read -ra ab_runs <<< "${AB_RUNS:?ab needs AB_RUNS}"
-    for args in "${ab_runs[@]}"; do
-      for round in 1 2; do
-        for side in new base; do
-          binary="$build/bin/gemmbench" commit=${GEMMTUNE_COMMIT:-}
-          [ "$side" = base ] && binary="$base_build/bin/gemmbench" commit=${AB_BASE_COMMIT:-base}
-          echo "## $side, round $round: gemmbench$args" >> "$OUT/ab.md"
-          # shellcheck disable=SC2086  # the arguments are word-split on purpose
-          GEMMTUNE_COMMIT=$commit timeout 200 "$binary" -q $args >> "$OUT/ab.md" 2>&1
-          echo "exit $?" >> "$OUT/ab.md"
-        done
+         >> "$OUT/ab-build.log" 2>&1; then
+      sides+=("$i")
+    else
+      tail -20 "$OUT/ab-build.log"; echo "A/B base ${base_dirs[$i]}: build failed" >> "$OUT/ab.md"
+    fi
+  done
+  IFS=';' read -ra ab_runs <<< "${AB_RUNS:?ab needs AB_RUNS}"
+  for args in "${ab_runs[@]}"; do
+    for round in 1 2; do
+      for side in "${sides[@]}"; do
+        binary="$build/bin/gemmbench" commit=${GEMMTUNE_COMMIT:-} name=new
+        if [ "$side" != new ]; then
+          binary=/tmp/gemmtune-build-base$side/bin/gemmbench commit=${base_commits[$side]:-base$side}
+          name="base ${base_dirs[$side]}"
+        fi
+        echo "## $name, round $round: gemmbench$args" >> "$OUT/ab.md"
+        # shellcheck disable=SC2086  # the arguments are word-split on purpose
+        GEMMTUNE_COMMIT=$commit timeout 200 "$binary" -q $args >> "$OUT/ab.md" 2>&1
+        echo "exit $?" >> "$OUT/ab.md"
       done
     done
-  fi
+  done
   summary+=(ab.md)
 fi
 
