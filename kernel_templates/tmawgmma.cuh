@@ -134,9 +134,6 @@ template <int BR, int BS, int CONSUMER_THREADS>
 __device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots, long long first, int count, int stride,
                                           int ctid) {
   constexpr int kPiecesInFlight = BS <= 64 ? 3 : 1;
-  // Not unrolled: ptxas unrolled it twice for 64 x 64 (six pieces in flight), took all 255
-  // registers and spilled.
-#pragma unroll 1
   for (int batch = 0; batch < count; batch += kPiecesInFlight) {
     float4 terms[kPiecesInFlight][BS / 8];
 #pragma unroll
@@ -355,6 +352,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const int rows_x = Roles::SWAP ? p.N : p.M;
   const int rows_y = Roles::SWAP ? p.M : p.N;
   const int ctid = tid - kTmaCopyThreads;
+  const int group = lane / 4;
   const int quad = lane % 4;
   // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
   // the compiler cannot merge with the first read) rather than keep the row live across the main
@@ -396,107 +394,28 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
-    // This lane's fragments of X from stage `st` once it has landed (and been transformed): the big
-    // parts (the raw values), and for 3xTF32 the small parts.
-    auto load_x_fragments = [&](int st, unsigned ph, unsigned (&frag_big)[K_STEPS][4], unsigned (&frag_small)[K_STEPS][4]) {
-      mbarrier_wait(&full[st], ph);
-      if (TRANSFORM) mbarrier_wait(&ready[st], ph);
-      const float* x = x_tile(st);
+    for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
+      mbarrier_wait(&full[stage], phase);
+      if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
+      const float* x = x_tile(stage);
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
-          frag_big[s][e] = __float_as_uint(v);
-          if (PRODUCTS == 3) frag_small[s][e] = tf32_small_part(v);
+          x_big[s][e] = __float_as_uint(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
         }
       }
-    };
-    // Each thread's own release orders its reads of a stage (the fragments) before the next copies
-    // and transform writes to it; one lane a warp tells the other blocks (a release of the whole
-    // warp's reads only through __syncwarp, which compute-sanitizer's racecheck does not follow:
-    // with that alone for this block too, it reported a race on the stage).
-    auto release_stage = [&](int done) {
-      mbarrier_arrive(&empty[done]);
-      if (CLUSTER > 1) {
-        __syncwarp();
-        if (lane == 0) {
-          const unsigned own = cluster_rank();
-#pragma unroll
-          for (unsigned block = 0; block < CLUSTER; ++block) {
-            if (block != own) mbarrier_arrive_cluster(&empty[done], block);
-          }
-        }
-      }
-    };
-    if constexpr (PRODUCTS == 1) {
-      // Single-pass TF32 goes straight into the running sum, so its wgmmas need not wait for each
-      // other: each k step's wgmma is its own group, and the warpgroup waits only until the one
-      // before it is done (wait_group 1), as cuBLAS's FAST_TF32 kernel does. Each step's fragments
-      // are loaded one step ahead, before the wgmma of the step before is issued: loaded while
-      // that ran, ptxas serializes every wgmma (its C7513: registers of a wgmma defined inside the
-      // pipeline stage). Four sets of 4 registers rotate, a set a k step of the tile; a stage is
-      // released once the next tile's first wgmma has waited for its last.
-      unsigned frag[K_STEPS][4];
-      // The row is pinned a step: otherwise ptxas computes a tile's 16 addresses at its start and
-      // keeps them live across the steps, which spilled K-major X (nt, tt: the swizzle's XOR
-      // differs a step) and split-K's 64 x 64.
-      auto load_step = [&](int st, int s, unsigned (&to)[4]) {
-        const float* x = x_tile(st);
-        int row = x_row;
-        pin(reinterpret_cast<unsigned&>(row));
-#pragma unroll
-        for (int e = 0; e < 4; ++e) to[e] = __float_as_uint(x[x_offset(row + e % 2 * 8, 8 * s + quad + e / 2 * 4)]);
-      };
-      mbarrier_wait(&full[stage], phase);
-      if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
-      load_step(stage, 0, frag[0]);
-      int running_stage = -1;  // the stage of the tile whose last wgmma may still run
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        int next_stage = stage + 1;
-        unsigned next_phase = phase;
-        if (next_stage == STAGES) next_stage = 0, next_phase ^= 1;
-        const float* big = y_big(stage);
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-          if (s + 1 < K_STEPS) {
-            load_step(stage, s + 1, frag[s + 1]);
-          } else if (kt + 1 < unit.k_end) {
-            mbarrier_wait(&full[next_stage], next_phase);
-            if (TRANSFORM) mbarrier_wait(&ready[next_stage], next_phase);
-            load_step(next_stage, 0, frag[0]);
-          }
-          wgmma_fence();
-          Wgmma<BS>::mma(acc, frag[s], wgmma_descriptor_swizzle128(big + 8 * s));
-          wgmma_commit();
-          wgmma_wait_all_but_one();
-          if (s == 0 && running_stage >= 0) release_stage(running_stage);
-        }
-        running_stage = stage;
-        stage = next_stage, phase = next_phase;
-      }
-      wgmma_wait_all();
+      const float* big = y_big(stage);
+      const float* small = y_small(stage);
+      wgmma_fence();
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) pin(frag[s][e]);
-      }
-#pragma unroll
-      for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) pin(acc[j][e]);
-      }
-      if (running_stage >= 0) release_stage(running_stage);
-    } else {
-      // 3xTF32: a k tile's three products summed from zero, then added to acc in FP32 (the header).
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        load_x_fragments(stage, phase, x_big, x_small);
-        const float* big = y_big(stage);
-        const float* small = y_small(stage);
-        wgmma_fence();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-          const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        if constexpr (PRODUCTS == 1) {  // straight into the running sum
+          Wgmma<BS>::mma(acc, x_big[s], big_desc);
+        } else {
           const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
           if (s == 0) {
             Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
@@ -506,24 +425,45 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
           Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
         }
-        wgmma_commit();
-        wgmma_wait_all();
+      }
+      wgmma_commit();
+      wgmma_wait_all();
 #pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
+      for (int s = 0; s < K_STEPS; ++s) {
 #pragma unroll
-          for (int e = 0; e < 4; ++e) pin(x_big[s][e]), pin(x_small[s][e]);
+        for (int e = 0; e < 4; ++e) {
+          pin(x_big[s][e]);
+          if (PRODUCTS == 3) pin(x_small[s][e]);
         }
-        release_stage(stage);
+      }
+      // Each thread's own release orders its reads of the stage (the fragments) before the next
+      // copies and transform writes to it; one lane a warp tells the other blocks (a release of
+      // the whole warp's reads only through __syncwarp, which compute-sanitizer's racecheck does
+      // not follow: with that alone for this block too, it reported a race on the stage).
+      mbarrier_arrive(&empty[stage]);
+      if (CLUSTER > 1) {
+        __syncwarp();
+        if (lane == 0) {
+          const unsigned own = cluster_rank();
 #pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            pin(tile_sum[j][e]);
-            acc[j][e] += tile_sum[j][e];
+          for (unsigned block = 0; block < CLUSTER; ++block) {
+            if (block != own) mbarrier_arrive_cluster(&empty[stage], block);
           }
         }
-        if (++stage == STAGES) stage = 0, phase ^= 1;
       }
+#pragma unroll
+      for (int j = 0; j < BS / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          if (PRODUCTS == 3) {
+            pin(tile_sum[j][e]);
+            acc[j][e] += tile_sum[j][e];
+          } else {
+            pin(acc[j][e]);
+          }
+        }
+      }
+      if (++stage == STAGES) stage = 0, phase ^= 1;
     }
 
     const GemmParams entry = batch_entry(p, unit.entry);  // this unit's A, B and C
