@@ -30,6 +30,16 @@ struct SplitHazardScan {
   }
 };
 
+// Whether a nonzero magnitude below kSplitTinyBits was seen: tmawgmma's 3xTF32 watch, which lets
+// its outputs tell of infinities and NaNs (all_finite) but cannot see a small part truncated away.
+// 2 |x|bits - 2 drops the sign and sends zeros to the top: two instructions a value.
+struct TinyValueScan {
+  unsigned smallest = 0xffffffffu;
+
+  __device__ __forceinline__ void see(float x) { smallest = min(smallest, __float_as_uint(x) * 2u - 2u); }
+  __device__ __forceinline__ bool found() const { return smallest < kSplitTinyBits * 2u - 2u; }
+};
+
 // Whether every value of a thread's sums is finite: the test of the families that let the outputs
 // tell (tmawgmma): no infinity or NaN among the inputs, and no overflow, leaves every sum finite.
 // Two instructions a value, once a work unit.

@@ -36,16 +36,20 @@
 //
 // Special values. The split cannot represent infinities (an infinity's small part is inf - inf =
 // NaN), and the tensor cores' sums need not overflow where FP32's would, or the other way round.
-// Nothing in the main loop looks at the values: the outputs tell. An infinity or a NaN among a
-// unit's inputs leaves an infinity or a NaN in every output of its row or column (inf x nonzero
-// is inf, inf x 0 and the split's inf - inf are NaN, and both survive every sum), so a unit whose
-// sums hold one is computed again with FFMA from global memory (special_values.cuh): IEEE FP32
-// results, at a cost paid only by the units that meet such values, or overflow. Watching every
-// value as it was loaded cost the main loop a third of its ALU issue and, for single-pass TF32,
-// a second read of Y from shared memory (docs/performance.md). Tiny and subnormal values need no
-// look: the tensor cores multiply subnormal TF32 operands as IEEE arithmetic does
-// (tests/runtime/test_gpu_special_values.cpp checks rows and columns of them, and of values whose
-// small parts are subnormal).
+// For these the outputs tell: an infinity or a NaN among a unit's inputs leaves an infinity or a
+// NaN in every output of its row or column (inf x nonzero is inf, inf x 0 and the split's inf -
+// inf are NaN, and both survive every sum), so a unit whose sums hold one is computed again with
+// FFMA from global memory (special_values.cuh): IEEE FP32 results, at a cost paid only by the
+// units that meet such values, or overflow. Watching every value for these as it was loaded cost
+// the main loop a third of its ALU issue and, for single-pass TF32, a second read of Y from
+// shared memory (docs/performance.md). Tiny values leave no trace in the outputs: the tensor
+// cores keep subnormal operands (measured), but a TF32 operand keeps the top 10 bits of FP32's
+// fraction field, so a subnormal loses significant bits (an absolute error up to 2^-136), and
+// the small part of a value below about 2^-112 is such a subnormal. So 3xTF32 watches for
+// nonzero magnitudes below 2^-103 (TinyValueScan, two instructions a value: X as it is split,
+// Y in the transform warps) and sends such units to the FFMA pass too. Single-pass TF32 does
+// not: its class promises TF32's rounding, which for a subnormal is that absolute error, as
+// cuBLAS's TF32 compute type rounds it (tests/runtime/test_gpu_special_values.cpp).
 //
 // Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
 // last piece of a tile to arrive adds all pieces in k order, in two levels when there are many
@@ -194,6 +198,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
   __shared__ unsigned long long ready[STAGES];  // ... and its transform is written (TRANSFORM)
   __shared__ unsigned long long empty[STAGES];  // its readers are done with it
+  // 3xTF32: per transform warp, whether the stage's Y holds a tiny value (TinyValueScan).
+  __shared__ unsigned y_tiny[PRODUCTS == 3 ? STAGES : 1][kTmaTransformThreads / 32];
   __shared__ int finishes_tile;
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
@@ -303,6 +309,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     while (walk.next(unit)) {
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         mbarrier_wait(&full[stage], phase);
+        TinyValueScan tiny;
         if (Roles::Y_TRANSPOSED) {
           // 4 x 4 blocks: four k rows of 4 s as copied, written as four s rows of 4 k.
           const float* copied = y_copied(stage);
@@ -326,6 +333,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
                 *reinterpret_cast<uint4*>(&small[at]) =
                     make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
                                tf32_small_part(v[3][ss]));
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) tiny.see(v[kk][ss]);
               }
             }
           }
@@ -336,9 +345,14 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
             const float4 v = copied[i];
             small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
                                   tf32_small_part(v.w));
+            tiny.see(v.x), tiny.see(v.y), tiny.see(v.z), tiny.see(v.w);
           }
         }
         fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
+        if constexpr (PRODUCTS == 3) {
+          const unsigned found = __any_sync(0xffffffffu, tiny.found());
+          if (lane == 0) y_tiny[stage][warp - 1] = found;
+        }
         mbarrier_arrive(&ready[stage]);
         if (++stage == STAGES) stage = 0, phase ^= 1;
       }
@@ -394,6 +408,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
+    TinyValueScan x_tiny;     // 3xTF32: tiny values among this thread's X ...
+    bool y_has_tiny = false;  // ... and among the unit's Y (the transform warps')
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
@@ -404,8 +420,12 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
-          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v), x_tiny.see(v);
         }
+      }
+      if constexpr (PRODUCTS == 3) {
+#pragma unroll
+        for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_tiny |= y_tiny[stage][w] != 0;
       }
       const float* big = y_big(stage);
       const float* small = y_small(stage);
@@ -470,7 +490,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc)) && p.alpha != 0.0f) {
+    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
+        p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
       // them in one pass the compiler hoists a k step's loads of every column, more registers than

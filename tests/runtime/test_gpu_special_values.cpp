@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -83,12 +84,11 @@ testing::HostProblem problem_with_extremes(int M, int N, int K) {
 
 // Rows and columns made entirely of tiny values against rows and columns of large ones, so that
 // their products are of ordinary size and no other term hides them: subnormal (|x| < 2^-126:
-// a tensor core that flushed them to zero would lose the whole output) and tiny normal values
-// (1e-33 < 2^-103: a 3xTF32 split leaves them subnormal small parts). Large: 1e15, so that large
-// times large stays in range.
+// TF32 keeps fewer of their bits) and tiny normal values (1e-36, about 2^-120: a 3xTF32 split
+// leaves them subnormal small parts). Large: 1e15, so that large times large stays in range.
 testing::HostProblem problem_with_tiny_values(int M, int N, int K) {
   testing::HostProblem p = testing::make_host_problem(M, N, K, 33);
-  const float scale[4] = {1.0f, 1.0e-39f, 1.0e-33f, 1.0e15f};  // by row of A (m % 4), column of B (n % 4)
+  const float scale[4] = {1.0f, 1.0e-39f, 1.0e-36f, 1.0e15f};  // by row of A (m % 4), column of B (n % 4)
   for (int m = 0; m < M; ++m) {
     for (int k = 0; k < K; ++k) p.a[static_cast<std::size_t>(m) * K + k] *= scale[m % 4];
   }
@@ -99,12 +99,36 @@ testing::HostProblem problem_with_tiny_values(int M, int N, int K) {
   return p;
 }
 
+// Single-pass TF32 keeps the top 10 bits of an operand's FP32 fraction field: a subnormal keeps
+// fewer significant bits, up to 2^-136 from its value (the spacing of TF32's subnormals). The
+// sum over k of that times the other factor, for output (m, n): what the tf32 class may add to
+// its bound (0 where no operand is subnormal).
+double tf32_subnormal_allowance(const testing::HostProblem& p, int m, int n) {
+  const double spacing = std::ldexp(1.0, -136);
+  auto subnormal = [](float x) { return std::fpclassify(x) == FP_SUBNORMAL; };
+  double allowance = 0.0;
+  for (int k = 0; k < p.K; ++k) {
+    const float a = p.a[static_cast<std::size_t>(m) * p.K + k], b = p.b[static_cast<std::size_t>(k) * p.N + n];
+    if (subnormal(a)) allowance += spacing * std::abs(b);
+    if (subnormal(b)) allowance += spacing * std::abs(a);
+  }
+  return allowance;
+}
+
+std::string show(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", x);
+  return text;
+}
+
 // "" when every output is what IEEE and BLAS arithmetic give: alpha = 0 leaves the product out,
 // beta = 0 leaves C out; the same NaN or infinity where the reference has one, else within
-// (K + 4 + E) u of it.
+// (K + 4 + E) u of it (and, for the tf32 class, TF32's rounding of subnormal operands).
 std::string check_special(const testing::HostProblem& p, float alpha, float beta, const std::vector<float>& c,
-                          long long ldc, int product_error_units) {
+                          long long ldc, const KernelFamily& family) {
   const double u = std::ldexp(1.0, -24);
+  const int product_error_units = family.product_error_units();
+  const bool tf32_rounding = family.precision() == Precision::Tf32;
   std::string failures;
   int count = 0;
   for (int m = 0; m < p.M; ++m) {
@@ -121,11 +145,13 @@ std::string check_special(const testing::HostProblem& p, float alpha, float beta
         ok = got == expected;
       } else {
         const double scale = (alpha == 0.0f ? 0.0 : std::abs(alpha) * p.abs_ab[i]) + std::abs(from_c);
-        ok = std::isfinite(got) && std::abs(got - expected) <= (p.K + 4 + product_error_units) * u * scale + 1e-30;
+        double bound = (p.K + 4 + product_error_units) * u * scale;
+        if (tf32_rounding && alpha != 0.0f) bound += std::abs(alpha) * tf32_subnormal_allowance(p, m, n);
+        ok = std::isfinite(got) && std::abs(got - expected) <= bound + 1e-30;
       }
       if (!ok && count++ < 5) {
-        failures += "C(" + std::to_string(m) + ", " + std::to_string(n) + ") = " + std::to_string(got) +
-                    ", expected " + std::to_string(expected) + "\n";
+        failures += "C(" + std::to_string(m) + ", " + std::to_string(n) + ") = " + show(got) + ", expected " +
+                    show(expected) + "\n";
       }
     }
   }
@@ -191,7 +217,7 @@ void check_family_on_special_values(std::string_view family_name) {
         GT_CUDA(cudaDeviceSynchronize(), kernel.name());
         INFO(kernel.name() << ", " << problem_names[&p - problems] << ", alpha "
                            << alpha << ", beta " << beta);
-        CHECK(check_special(p, alpha, beta, c.download(), ldc, family.product_error_units()) == "");
+        CHECK(check_special(p, alpha, beta, c.download(), ldc, family) == "");
       }
     }
   }
