@@ -17,7 +17,9 @@
 #   gputests  only the [gpu] test cases, each binary run with Catch's "[gpu]" tag and durations
 #             (TEST_TIMEOUT a binary): the CPU tests are CI's, so this is the quick GPU check.
 #             GPU_TESTS=<Catch test spec> runs those cases instead, e.g.
-#             GPU_TESTS='special values*,*: tmawgmma' (a binary with none of them is passed by)
+#             GPU_TESTS='special values*,*: tmawgmma' (a binary with none of them is passed by).
+#             Catch 2's wildcards work only at a pattern's ends: 'special values*: tmatf32'
+#             matches nothing (write '*IEEE arithmetic gives them: tmatf32').
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
 #   classes   tune TUNE_SHAPES once for each precision class in CLASSES (default "strict fp32 tf32"),
 #             into one database (winners are per class), each for at most TUNE_SECONDS: tune-CLASS.md,
