@@ -64,6 +64,7 @@
 #include "common.cuh"
 #include "sm90_pipeline.cuh"
 #include "special_values.cuh"
+#include "staged_copy.cuh"  // the aligned copies an ALIGN 1 call is served from
 #include "tile_schedule.h"
 #include "tma_params.h"
 #include "tmawgmma_rules.h"

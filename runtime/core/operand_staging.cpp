@@ -1,8 +1,10 @@
 #include "operand_staging.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "error.hpp"
+#include "staged_copy.h"
 
 namespace gemmtune {
 namespace {
@@ -23,19 +25,11 @@ StoredShape stored_b(Layout layout, int N, int K) {
   return b_is_transposed(layout) ? StoredShape{N, K} : StoredShape{K, N};
 }
 
-void copy_rows(float* to, long long to_ld, const float* from, long long from_ld, StoredShape shape, char operand,
-               const GemmParams& params, cudaStream_t stream) {
-  const cudaError_t status =
-      cudaMemcpy2DAsync(to, static_cast<std::size_t>(to_ld) * sizeof(float), from,
-                        static_cast<std::size_t>(from_ld) * sizeof(float), static_cast<std::size_t>(shape.cols) * sizeof(float),
-                        static_cast<std::size_t>(shape.rows), cudaMemcpyDeviceToDevice, stream);
-  if (status != cudaSuccess) {
-    check_cuda(status, "cudaMemcpy2DAsync",
-               std::string("copying ") + operand + " (" + std::to_string(shape.rows) + " x " +
-                   std::to_string(shape.cols) + ", ld " + std::to_string(from_ld) + ") to an aligned copy for " +
-                   std::to_string(params.M) + "x" + std::to_string(params.N) + "x" + std::to_string(params.K));
-  }
+StagedCopy staged_copy(const float* from, long long from_ld, float* to, long long to_ld, StoredShape shape) {
+  return StagedCopy{from, to, from_ld, to_ld, shape.rows, shape.cols};
 }
+
+long long chunks(const StagedCopy& copy) { return copy.rows * (copy.to_ld / 4); }
 
 }  // namespace
 
@@ -51,11 +45,27 @@ StagedOperandLayout staged_operand_layout(Layout layout, int M, int N, int K, st
   return staging;
 }
 
-void stage_operands(const StagedOperandLayout& staging, Layout layout, GemmParams& params, cudaStream_t stream) {
+void stage_operands(const StagedOperandLayout& staging, cudaKernel_t staging_kernel, Layout layout, GemmParams& params,
+                    cudaStream_t stream) {
   float* a_copy = params.workspace + staging.a_offset;
   float* b_copy = params.workspace + staging.b_offset;
-  copy_rows(a_copy, staging.lda, params.A, params.lda, stored_a(layout, params.M, params.K), 'A', params, stream);
-  copy_rows(b_copy, staging.ldb, params.B, params.ldb, stored_b(layout, params.N, params.K), 'B', params, stream);
+  StagedCopyParams copies{};
+  copies.operand[0] = staged_copy(params.A, params.lda, a_copy, staging.lda, stored_a(layout, params.M, params.K));
+  copies.operand[1] = staged_copy(params.B, params.ldb, b_copy, staging.ldb, stored_b(layout, params.N, params.K));
+  copies.first_chunks = chunks(copies.operand[0]);
+  copies.total_chunks = copies.first_chunks + chunks(copies.operand[1]);
+  // A thread a chunk, up to a grid the kernel then walks in strides (2^20 blocks is far more than
+  // any GPU holds at once).
+  const long long blocks = std::min<long long>((copies.total_chunks + kStagedCopyThreads - 1) / kStagedCopyThreads, 1 << 20);
+  void* arguments[] = {&copies};
+  cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(staging_kernel),
+                                        dim3(static_cast<unsigned>(blocks)), dim3(kStagedCopyThreads), arguments, 0, stream);
+  if (status == cudaSuccess) status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    check_cuda(status, "cudaLaunchKernel",
+               std::string("copying A and B to aligned copies (") + kStagedCopyKernelName + ") for " +
+                   std::to_string(params.M) + "x" + std::to_string(params.N) + "x" + std::to_string(params.K));
+  }
   params.A = a_copy;
   params.lda = staging.lda;
   params.B = b_copy;

@@ -1,8 +1,9 @@
 // Aligned copies of a call's A and B in a workspace, for kernels whose loads need more alignment
 // than a call has: TMA reads rows that start on 16 bytes, so a call with an odd leading dimension
 // or a pointer off by a float is served from copies whose rows are padded to 4 floats. The copies
-// cost one read and one write of A and B (cudaMemcpy2DAsync on the call's stream), which is small
-// beside the GEMM for all but the thinnest problems; the tuner times them with the kernel.
+// cost one read and one write of A and B, made by one launch of the staging kernel that every
+// cubin of such a family holds (kernel_templates/staged_copy.cuh) on the call's stream; the tuner
+// times them with the kernel.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -24,9 +25,11 @@ struct StagedOperandLayout {
 
 StagedOperandLayout staged_operand_layout(Layout layout, int M, int N, int K, std::size_t kernel_floats);
 
-// Enqueues the copies of params.A and params.B into params.workspace as `staging` places them, and
-// points params at them. The workspace must hold staging.end floats. Throws CudaError naming the
-// operand and the call's shape when a copy cannot be enqueued (no string is built otherwise).
-void stage_operands(const StagedOperandLayout& staging, Layout layout, GemmParams& params, cudaStream_t stream);
+// Launches `staging_kernel` (the staged-copy kernel of the GEMM kernel's own cubin) to copy params.A
+// and params.B into params.workspace as `staging` places them, and points params at the copies.
+// The workspace must hold staging.end floats. Throws CudaError naming the call's shape when the
+// launch fails (no string is built otherwise).
+void stage_operands(const StagedOperandLayout& staging, cudaKernel_t staging_kernel, Layout layout, GemmParams& params,
+                    cudaStream_t stream);
 
 }  // namespace gemmtune

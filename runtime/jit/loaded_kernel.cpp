@@ -4,6 +4,7 @@
 #include "family_registry.hpp"
 #include "gemm_call.hpp"
 #include "kernel_name.hpp"
+#include "staged_copy.h"
 
 namespace gemmtune {
 
@@ -29,6 +30,10 @@ LaunchPlan LoadedKernel::plan(const Problem& problem) const {
   LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_),
                   family_->workspace_counter_floats(config_, problem, device_),
                   family_->operand_staging(config_, problem, device_)};
+  if (plan.staging) {
+    plan.staging_kernel = library_.kernel(kStagedCopyKernelName, name_ + "'s staged-copy kernel " + kStagedCopyKernelName +
+                                                                     " (a cubin older than the staged copies?)");
+  }
   const unsigned threads = plan.shape.block[0] * plan.shape.block[1] * plan.shape.block[2];
   if (static_cast<int>(threads) > attributes_.maxThreadsPerBlock) {
     throw Error(name_ + ": " + std::to_string(threads) + " threads a block, but with " +
@@ -54,7 +59,7 @@ void LoadedKernel::launch(const LaunchPlan& plan, const GemmParams& params, cuda
   KernelArguments arguments;
   if (plan.staging) {
     GemmParams staged = params;
-    stage_operands(*plan.staging, config_.layout, staged, stream);
+    stage_operands(*plan.staging, plan.staging_kernel, config_.layout, staged, stream);
     family_->build_arguments(config_, staged, arguments);
   } else {
     family_->build_arguments(config_, params, arguments);

@@ -22,8 +22,10 @@ struct LaunchPlan {
   LaunchShape shape;
   std::size_t workspace_floats = 0;  // scratch the kernel needs in GemmParams::workspace
   std::size_t counter_floats = 0;    // of which the first, its arrival counters, must be zero (workspace.hpp)
-  // Set when the kernel reads aligned copies of A and B, made in the workspace before each launch.
+  // Set when the kernel reads aligned copies of A and B, made in the workspace before each launch
+  // by the staged-copy kernel of the same cubin (kernel_templates/staged_copy.cuh).
   std::optional<StagedOperandLayout> staging;
+  cudaKernel_t staging_kernel = nullptr;
 };
 
 class LoadedKernel {

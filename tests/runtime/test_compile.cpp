@@ -9,6 +9,7 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
+#include "staged_copy.h"
 #include "support/compile_in_parallel.hpp"
 #include "support/family_test_cases.hpp"
 
@@ -88,6 +89,12 @@ TEST_CASE("wgmma compiles for sm_90 (as sm_90a) and is refused for other GPUs", 
   CHECK_THROWS_WITH(compile_kernel(wgmma.default_config(), "sm_89"), Contains("does not run on sm_89"));
 }
 
+// The symbol as it stands in a cubin's string table, ended by its NUL.
+static bool cubin_has_symbol(const std::vector<char>& cubin, const std::string& symbol) {
+  const std::string needle = symbol + '\0';
+  return std::search(cubin.begin(), cubin.end(), needle.begin(), needle.end()) != cubin.end();
+}
+
 TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_90 (as sm_90a) only", "[nvrtc]") {
   using Catch::Contains;
   for (const char* name : {"tmawgmma", "tmatf32"}) {
@@ -109,6 +116,12 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
         CHECK(compiled.cubin.size() > 1000);
       }
     }
+    if (std::string_view(name) == "tmawgmma") {  // tmatf32's align 1 is compiled below
+      // The launch of an align-1 call finds its staged-copy kernel in the same cubin (loaded_kernel.cpp).
+      const CompiledKernel unaligned = compile_kernel(family.default_config(Layout::NN, 1), "sm_90");
+      CHECK(cubin_has_symbol(unaligned.cubin, kStagedCopyKernelName));
+      CHECK_FALSE(cubin_has_symbol(unaligned.cubin, std::string(kStagedCopyKernelName) + "_not_there"));
+    }
   }
 }
 
@@ -127,6 +140,7 @@ TEST_CASE("tmatf32's 256-wide tiles compile in every layout without spilling, an
       CHECK(compiled.resources.registers > 0);  // the report was read
       CHECK_FALSE(compiled.resources.spills());
       CHECK(compiled.resources.stack_frame_bytes == 0);
+      if (align == 1) CHECK(cubin_has_symbol(compiled.cubin, kStagedCopyKernelName));
     }
     KernelConfig split = find_family("tmatf32").default_config(layout, 4);
     split.set(wide_m ? "BM" : "BN", 256);
