@@ -21,7 +21,8 @@
 //   tt: X = A (stored K x M), Y = B (stored N x K)
 //   nn: X = B^T (B stored K x N), Y = A (stored M x K)  C^T = X Y^T: the epilogue transposes
 //   tn: X = A (stored K x M), Y = B stored K x N: no operand is K-major, so the transform also
-//       writes Y's big part transposed.
+//       writes Y's big part transposed. Or (ACOPY 2, tmawgmma_rules.h) the host has the
+//       staged-copy kernel write A transposed (M x K) first, and the body runs as nn.
 // Tiles are rows of BK = 32 floats (128 bytes) in the 128-byte swizzle that both TMA and wgmma
 // know (16-byte chunk c of row r at chunk c ^ r % 8), which keeps the fragment loads and the
 // wgmma reads free of bank conflicts; a tile stored K-contiguous is one box, one stored the
@@ -635,21 +636,26 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   }
 }
 
+// The two kernels take the call's layout (CALL_L) and ACOPY; the body runs in the layout it reads
+// the operands in (tmawgmma_kernel_layout: nn for a tn call that reads a transposed copy of A).
+
 // 3xTF32: FP32-accurate (the fp32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1) __cluster_dims__(CLUSTER, 1, 1)
-    tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout CALL_L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(CALL_L, ACOPY)), 1)
+    __cluster_dims__(CLUSTER, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 3;
+  constexpr Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
   tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, L), 1) __cluster_dims__(CLUSTER, 1, 1)
-    tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout CALL_L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(CALL_L, ACOPY)), 1)
+    __cluster_dims__(CLUSTER, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 1;
+  constexpr Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
   tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);

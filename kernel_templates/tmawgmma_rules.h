@@ -1,6 +1,7 @@
 // The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
 // static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
-// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER, the layout L, ALIGN,
+// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY, the call's layout
+// CALL_L and the layout the kernel reads its operands in, L (tmawgmma_kernel_layout), ALIGN,
 // SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
 #pragma once
 
@@ -11,6 +12,18 @@ namespace gemmtune {
 constexpr int kTmaTileK = 32;          // k of a tile: one 128-byte swizzle row of floats
 constexpr int kTmaCopyThreads = 128;   // the copy warpgroup: one copy lane, three transform warps
 constexpr int kTmaTransformThreads = 96;
+
+// ACOPY: where the kernel reads A. 1: as the call stores it (or its aligned copy, ALIGN 1). 2 (tn
+// only): from a transposed copy, M x K, that the staged-copy kernel makes in the workspace before
+// each call (staged_copy.cuh), so that the kernel runs as nn: tn's Y (B as stored, K x N) needs
+// the transform warps to transpose it every stage, nn's Y (A) is read as copied.
+constexpr int kAcopyAsStored = 1;
+constexpr int kAcopyTransposed = 2;
+
+// The layout the kernel reads its operands in: the call's, or nn for a tn call with ACOPY 2.
+GEMMTUNE_HOST_DEVICE constexpr Layout tmawgmma_kernel_layout(Layout call_layout, int acopy) {
+  return acopy == kAcopyTransposed && call_layout == Layout::TN ? Layout::NN : call_layout;
+}
 
 // Rows of the register operand X in a BM x BN tile: it is op(B)^T for nn (the MMA computes C^T).
 GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_rows_x(int bm, int bn, Layout layout) {
@@ -55,6 +68,8 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, SCHEDULE >= 1 && SCHEDULE <= 3,                                                         \
        "SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)")                              \
   RULE(FAMILY, SCHEDULE == 2 || SPLITK == 1, "SPLITK must be 1 unless SCHEDULE is 2 (split-K)")        \
+  RULE(FAMILY, ACOPY == kAcopyAsStored || (ACOPY == kAcopyTransposed && CALL_L == Layout::TN),           \
+       "ACOPY must be 1 (A read as stored), or 2 for tn (A read from a transposed copy: runs as nn)")     \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")

@@ -18,7 +18,7 @@ namespace {
 
 // The parameters, in the order params() declares them: the launch path reads them by position
 // (no name lookups on every call).
-enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster };
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy };
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
@@ -36,7 +36,10 @@ class TmaWgmmaFamily final : public KernelFamily {
                 // clusters of 2 moved large squares by -4% to +2%, within the noise, since L2 is not
                 // what limits these kernels yet (42% busy); searched, each cluster twin tied with its
                 // single-block configuration in the cost model and took half the model's first round.
-                {"CLUSTER", 1, {1}, true}} {}
+                {"CLUSTER", 1, {1}, true},
+                // Where A is read (tmawgmma_rules.h): 2 serves tn from a transposed copy of A, as
+                // nn, which needs no transposing transform of Y every stage. Searched only for tn.
+                {"ACOPY", kAcopyAsStored, {kAcopyAsStored, kAcopyTransposed}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -68,11 +71,14 @@ class TmaWgmmaFamily final : public KernelFamily {
       return std::string(name()) + " reads its operands through one tensor map each and serves strided batches only";
     }
     if (c.align < 4) return std::string(name()) + " with ALIGN 1 serves plain calls only (it stages aligned copies of one entry)";
+    if (value(c, kAcopy) == kAcopyTransposed) {
+      return std::string(name()) + " with ACOPY 2 serves plain calls only (it stages a transposed copy of one entry's A)";
+    }
     return std::nullopt;
   }
   // A tensor map's entries are a dimension of their own: they must not overlap.
   std::optional<std::string> stride_refusal(const KernelConfig& c, const GemmParams& p) const override {
-    for (const MatrixView& m : {stored_a(c.layout, p), stored_b(c.layout, p)}) {
+    for (const MatrixView& m : {stored_a(c.layout, p), stored_b(c.layout, p)}) {  // the call's
       if (m.batch_stride < m.rows * m.ld) {
         return std::string(name()) + " needs batch entries that do not overlap: " + std::string(1, m.name) +
                "'s stride " + std::to_string(m.batch_stride) + " is below its entry's " + std::to_string(m.rows) +
@@ -89,11 +95,19 @@ class TmaWgmmaFamily final : public KernelFamily {
     return {{{"BM", 64}, {"BN", 64}, {"STAGES", 6}, {"SCHEDULE", static_cast<int>(Schedule::SplitK)}, {"SPLITK", 128}}};
   }
 
+  // tn from a transposed copy of A (ACOPY 2), measured first beside the default: the cost model
+  // does not know what tn's transposing transform costs against the copy. Outside tn the seed is
+  // illegal and left out.
+  std::vector<std::vector<std::pair<std::string, int>>> search_seeds() const override {
+    return {{{"ACOPY", kAcopyTransposed}}};
+  }
+
   bool worth_searching(const KernelConfig& c, const Problem& problem, int sm_count) const override {
     const TileSchedule s = schedule(c, problem, sm_count);
     // A cluster's second block would have no rows of X of its own.
-    const int x_tile = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
-    if (value(c, kCluster) > 1 && (c.layout == Layout::NN ? problem.N : problem.M) <= x_tile) return false;
+    const Layout layout = kernel_layout(c);
+    const int x_tile = tmawgmma_rows_x(value(c, kBM), value(c, kBN), layout);
+    if (value(c, kCluster) > 1 && (layout == Layout::NN ? problem.N : problem.M) <= x_tile) return false;
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
       case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split; one
                               // slice walks as data-parallel does, a second compile of one kernel
@@ -108,19 +122,19 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
     return static_cast<std::size_t>(
-        tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), c.layout, products_));
+        tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), kernel_layout(c), products_));
   }
 
   // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h), of clusters
   // of CLUSTER blocks (the kernel names its cluster shape itself: __cluster_dims__).
   LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
-    const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), c.layout));
+    const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), kernel_layout(c)));
     return {{static_cast<unsigned>(s.grid * value(c, kCluster)), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
-  // The kernel's own scratch (kernel_workspace_floats); with ALIGN 1, the copies of A and B follow
-  // (operand_staging).
+  // The kernel's own scratch (kernel_workspace_floats); with ALIGN 1 or ACOPY 2, the copies of A
+  // (and B) follow (operand_staging).
   std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     if (auto staging = operand_staging(c, problem, device)) return static_cast<std::size_t>(staging->end);
     return kernel_workspace_floats(c, problem, device);
@@ -133,22 +147,28 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   std::optional<StagedOperandLayout> operand_staging(const KernelConfig& c, const Problem& problem,
                                                      const DeviceTraits& device) const override {
-    if (c.align >= 4) return std::nullopt;
-    return staged_operand_layout(c.layout, problem.M, problem.N, problem.K, kernel_workspace_floats(c, problem, device));
+    StagingRequest request;
+    request.align_rows = c.align < 4;
+    request.transpose_a = value(c, kAcopy) == kAcopyTransposed;
+    if (!request.align_rows && !request.transpose_a) return std::nullopt;
+    return staged_operand_layout(c.layout, problem.M, problem.N, problem.K, kernel_workspace_floats(c, problem, device),
+                                 request);
   }
 
   // GemmParams and the tensor maps of the two operands as the kernel reads them: which is X and
-  // which is Y, and their boxes, per layout (tmawgmma.cuh).
+  // which is Y, and their boxes, per layout (tmawgmma.cuh). For ACOPY 2, `p` already points at the
+  // transposed copy of A (operand_staging), and the kernel runs as nn.
   void build_arguments(const KernelConfig& c, const GemmParams& p, KernelArguments& out) const override {
-    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
+    const Layout layout = kernel_layout(c);
+    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), layout);
     // Each block of a cluster copies its share of the Y tile's rows (a box) for all of them.
     const int y_rows = (value(c, kBM) + value(c, kBN) - x_rows) / value(c, kCluster);
     // Stored shapes (rows x cols, ld) of A and B.
-    const MatrixView a = stored_a(c.layout, p);
-    const MatrixView b = stored_b(c.layout, p);
+    const MatrixView a = stored_a(layout, p);
+    const MatrixView b = stored_b(layout, p);
     TmaGemmParams args{};
     args.gemm = p;
-    switch (c.layout) {
+    switch (layout) {
       case Layout::NT:  // X = A (M x K), Y = B (N x K): both K-contiguous, one box a tile each
         args.x = encode_matrix_tensor_map(a, x_rows, kTmaTileK);
         args.y = encode_matrix_tensor_map(b, y_rows, kTmaTileK);
@@ -185,7 +205,7 @@ class TmaWgmmaFamily final : public KernelFamily {
     traits.bm = value(c, kBM);
     traits.bn = value(c, kBN);
     traits.bk = kTmaTileK;
-    const int y_rows = traits.bm + traits.bn - tmawgmma_rows_x(traits.bm, traits.bn, c.layout);
+    const int y_rows = traits.bm + traits.bn - tmawgmma_rows_x(traits.bm, traits.bn, kernel_layout(c));
     traits.tm = 8;
     traits.tn = y_rows / 16;
     traits.extra_registers = products_ == 3 ? y_rows / 2 + 32 : 16;
@@ -212,8 +232,9 @@ class TmaWgmmaFamily final : public KernelFamily {
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
-              SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ALIGN = c.align;
-    const Layout L = c.layout;
+              SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy), ALIGN = c.align;
+    const Layout CALL_L = c.layout;
+    const Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
     const int PRODUCTS = products_;
     const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
     GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_HOST_RULE, name())
@@ -222,6 +243,8 @@ class TmaWgmmaFamily final : public KernelFamily {
 
  private:
   static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
+  // The layout the kernel reads its operands in (nn for a tn call with ACOPY 2).
+  static Layout kernel_layout(const KernelConfig& c) { return tmawgmma_kernel_layout(c.layout, value(c, kAcopy)); }
 
   // A and B as stored (rows x cols, ld), with the call's batch.
   static MatrixView stored_a(Layout layout, const GemmParams& p) {
@@ -244,9 +267,10 @@ class TmaWgmmaFamily final : public KernelFamily {
   // The schedule of the clusters (tmawgmma.cuh): units of CLUSTER X tiles, at most one cluster
   // a CLUSTER SMs.
   static TileSchedule schedule(const KernelConfig& c, const Problem& problem, int sm_count) {
-    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), c.layout);
+    const Layout layout = kernel_layout(c);
+    const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), layout);
     const int cluster = value(c, kCluster);
-    const bool swap = c.layout == Layout::NN;
+    const bool swap = layout == Layout::NN;
     return make_tile_schedule(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K, x_rows * cluster,
                               value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count / cluster,
                               static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk), problem.batch);

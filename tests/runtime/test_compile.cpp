@@ -116,6 +116,21 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
         CHECK(compiled.cubin.size() > 1000);
       }
     }
+    // tn from a transposed copy of A (ACOPY 2), aligned and not: compiled as nn, with the staging
+    // kernel in the cubin; refused in the other layouts.
+    for (int align : {4, 1}) {
+      KernelConfig copied = family.default_config(Layout::TN, align);
+      copied.set("ACOPY", 2);
+      INFO(kernel_name(copied));
+      const CompiledKernel compiled = compile_kernel(copied, "sm_90");
+      CHECK_FALSE(compiled.resources.spills());
+      CHECK(cubin_has_symbol(compiled.cubin, kStagedCopyKernelName));
+    }
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TT}) {
+      KernelConfig copied = family.default_config(layout, 4);
+      copied.set("ACOPY", 2);
+      CHECK_THAT(family.check(copied).value_or(""), Contains("ACOPY must be 1"));
+    }
     if (std::string_view(name) == "tmawgmma") {  // tmatf32's align 1 is compiled below
       // The launch of an align-1 call finds its staged-copy kernel in the same cubin (loaded_kernel.cpp).
       const CompiledKernel unaligned = compile_kernel(family.default_config(Layout::NN, 1), "sm_90");

@@ -191,6 +191,12 @@ void check_family_on_special_values(std::string_view family_name) {
       wide.set("CLUSTER", 2);
       configs.push_back(wide);
     }
+    // tn from a transposed copy of A (ACOPY 2), run as nn: the FFMA redo reads the copy.
+    if (layout == Layout::TN && (family.name() == "tmawgmma" || family.name() == "tmatf32")) {
+      KernelConfig copied = family.default_config(layout, family.alignments().front());
+      copied.set("ACOPY", 2);
+      configs.push_back(copied);
+    }
   }
   for (const KernelConfig& config : configs) {
     const Layout layout = config.layout;

@@ -42,3 +42,58 @@ TEST_CASE("tmawgmma's align1 variant counts its copies in the workspace; align4 
   CHECK(family.workspace_floats(unaligned, problem, h200) == static_cast<std::size_t>(staging->end));
   CHECK(staging->a_offset >= static_cast<long long>(family.workspace_floats(aligned, problem, h200)));
 }
+
+TEST_CASE("a transposed copy of A for tn is M x K; B is copied only for an unaligned call", "[staging]") {
+  StagingRequest transpose_only;
+  transpose_only.align_rows = false;
+  transpose_only.transpose_a = true;
+  // tn: A is stored K x M (777 x 1000); its copy is 1000 rows of K = 777, padded to 780.
+  const StagedOperandLayout aligned = staged_operand_layout(Layout::TN, 1000, 999, 777, 33, transpose_only);
+  CHECK(aligned.transpose_a);
+  CHECK_FALSE(aligned.copy_b);
+  CHECK(aligned.a_offset == 64);
+  CHECK(aligned.lda == 780);
+  CHECK(aligned.end == 64 + 1000LL * 780);
+
+  StagingRequest both = transpose_only;
+  both.align_rows = true;
+  const StagedOperandLayout unaligned = staged_operand_layout(Layout::TN, 1000, 999, 777, 0, both);
+  CHECK(unaligned.copy_b);
+  CHECK(unaligned.lda == 780);
+  CHECK(unaligned.b_offset == 1000LL * 780);  // already a multiple of 32
+  CHECK(unaligned.ldb == 1000);               // B stored K x N: rows of 999
+  CHECK(unaligned.end == unaligned.b_offset + 777LL * 1000);
+}
+
+TEST_CASE("tmawgmma's ACOPY 2 stages A's transposed copy for tn, aligned or not, and serves plain calls only",
+          "[staging]") {
+  const KernelFamily& family = find_family("tmawgmma");
+  DeviceTraits h200;
+  h200.sm_count = 132;
+  const Problem problem{Layout::TN, 4096, 4096, 4096};
+  for (int align : {4, 1}) {
+    KernelConfig copied = family.default_config(Layout::TN, align);
+    copied.set("ACOPY", 2);
+    REQUIRE_FALSE(family.check(copied).has_value());
+    const auto staging = family.operand_staging(copied, problem, h200);
+    REQUIRE(staging.has_value());
+    CHECK(staging->transpose_a);
+    CHECK(staging->copy_b == (align == 1));
+    CHECK(staging->lda == 4096);
+    CHECK(family.workspace_floats(copied, problem, h200) == static_cast<std::size_t>(staging->end));
+    CHECK(family.batch_refusal(copied, false).has_value());
+    // The kernel runs as nn: a 64 x 128 tile has nn's two MMA warpgroups (128 rows of B), not
+    // tn's one (64 of A).
+    KernelConfig narrow = copied, nn = family.default_config(Layout::NN, align), tn = family.default_config(Layout::TN, align);
+    for (KernelConfig* c : {&narrow, &nn, &tn}) c->set("BM", 64);
+    CHECK(family.launch_shape(narrow, problem, h200).block[0] == family.launch_shape(nn, problem, h200).block[0]);
+    CHECK(family.launch_shape(narrow, problem, h200).block[0] != family.launch_shape(tn, problem, h200).block[0]);
+  }
+  CHECK_FALSE(family.batch_refusal(family.default_config(Layout::TN, 4), false).has_value());
+  // Its name carries ACOPY; the default's leaves it out, as names stored before it existed.
+  KernelConfig copied = family.default_config(Layout::TN, 4);
+  copied.set("ACOPY", 2);
+  CHECK(kernel_name(copied).find("_acopy2_") != std::string::npos);
+  CHECK(kernel_name(family.default_config(Layout::TN, 4)).find("acopy") == std::string::npos);
+  CHECK(parse_kernel_name(kernel_name(copied)) == copied);
+}

@@ -334,7 +334,8 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
     // break the rules of each side (registers: B's for nn, A's for tn; shared memory: the other);
     // CLUSTER 2 (not searched) breaks the schedule rule, and 3 is no cluster shape.
     {"tmawgmma",
-     {{{"BM", {96, 192, 256}}, {"BN", {96, 192, 256}}, {"STAGES", {1}}, {"SCHEDULE", {4}}, {"CLUSTER", {2, 3}}},
+     {{{"BM", {96, 192, 256}}, {"BN", {96, 192, 256}}, {"STAGES", {1}}, {"SCHEDULE", {4}}, {"CLUSTER", {2, 3}},
+       {"ACOPY", {3}}},
       {3},
       {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
       {Layout::NN, Layout::TN}}},
