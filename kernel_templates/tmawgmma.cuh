@@ -47,10 +47,8 @@
 // cores keep subnormal operands (measured), but a TF32 operand keeps the top 10 bits of FP32's
 // fraction field, so a subnormal loses significant bits (an absolute error up to 2^-136), and
 // the small part of a value below about 2^-112 is such a subnormal. So 3xTF32 watches for
-// nonzero magnitudes below 2^-103 (TinyValueScan, two instructions a value) in both tiles of
-// every stage and sends such units to the FFMA pass too. The transform warps scan X as well as Y:
-// the scan in the MMA warps, beside X's split, made 4096^3 8-14% slower on an H100, since their
-// instructions between wgmmas are the loop's critical path. Single-pass TF32 does
+// nonzero magnitudes below 2^-103 (TinyValueScan, two instructions a value: X as it is split,
+// Y in the transform warps) and sends such units to the FFMA pass too. Single-pass TF32 does
 // not: its class promises TF32's rounding, which for a subnormal is that absolute error, as
 // cuBLAS's TF32 compute type rounds it (tests/runtime/test_gpu_special_values.cpp).
 //
@@ -202,10 +200,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   __shared__ unsigned long long full[STAGES];   // the stage's copies have landed
   __shared__ unsigned long long ready[STAGES];  // ... and its transform is written (TRANSFORM)
   __shared__ unsigned long long empty[STAGES];  // its readers are done with it
-  // 3xTF32: per transform warp, whether the stage's X or Y holds a tiny value (TinyValueScan);
-  // four words a stage, which the MMA warps read with one 16-byte load.
-  static_assert(kTmaTransformThreads / 32 <= 4, "a stage's tiny-value flags are one 16-byte word");
-  __shared__ alignas(16) unsigned stage_tiny[PRODUCTS == 3 ? STAGES : 1][4];
+  // 3xTF32: per transform warp, whether the stage's Y holds a tiny value (TinyValueScan).
+  __shared__ unsigned y_tiny[PRODUCTS == 3 ? STAGES : 1][kTmaTransformThreads / 32];
   __shared__ int finishes_tile;
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
@@ -245,8 +241,6 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       // Every MMA thread of this block releases the stage, and in a cluster one lane a MMA warp of
       // each other block too (the copy that refills it lands in all of them).
       mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
-      // A flag word no transform warp owns stays zero (the rest are written every stage).
-      if (PRODUCTS == 3) stage_tiny[s][0] = stage_tiny[s][1] = stage_tiny[s][2] = stage_tiny[s][3] = 0;
     }
     fence_mbarrier_init();
   }
@@ -358,13 +352,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         }
         fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
         if constexpr (PRODUCTS == 3) {
-          const float4* x = reinterpret_cast<const float4*>(x_tile(stage));
-          for (int i = ttid; i < X_FLOATS / 4; i += kTmaTransformThreads) {
-            const float4 v = x[i];
-            tiny.see(v.x), tiny.see(v.y), tiny.see(v.z), tiny.see(v.w);
-          }
           const unsigned found = __any_sync(0xffffffffu, tiny.found());
-          if (lane == 0) stage_tiny[stage][warp - 1] = found;
+          if (lane == 0) y_tiny[stage][warp - 1] = found;
         }
         mbarrier_arrive(&ready[stage]);
         if (++stage == STAGES) stage = 0, phase ^= 1;
@@ -421,7 +410,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
-    bool has_tiny = false;  // 3xTF32: a tiny value among the unit's X or Y (the transform warps')
+    TinyValueScan x_tiny;     // 3xTF32: tiny values among this thread's X ...
+    bool y_has_tiny = false;  // ... and among the unit's Y (the transform warps')
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
@@ -432,12 +422,12 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
-          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v), x_tiny.see(v);
         }
       }
       if constexpr (PRODUCTS == 3) {
-        const uint4 flags = *reinterpret_cast<const uint4*>(stage_tiny[stage]);
-        has_tiny |= (flags.x | flags.y | flags.z | flags.w) != 0;
+#pragma unroll
+        for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_tiny |= y_tiny[stage][w] != 0;
       }
       const float* big = y_big(stage);
       const float* small = y_small(stage);
@@ -502,7 +492,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc) || has_tiny) &&
+    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
         p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
