@@ -626,29 +626,29 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   }
 }
 
-// The two kernels take the call's layout (CALL_L) and ACOPY; the body runs in the layout it reads
-// the operands in (tmawgmma_kernel_layout: nn for a tn call that reads a transposed copy of A).
+// The two kernels take the call's layout L and ACOPY; the body runs in the layout it reads the
+// operands in, KL (tmawgmma_kernel_layout: nn for a tn call that reads a transposed copy of A).
 
 // 3xTF32: FP32-accurate (the fp32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout CALL_L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(CALL_L, ACOPY)), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY)), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 3;
-  constexpr Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
+  constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, KL, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout CALL_L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(CALL_L, ACOPY)), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout L, int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY)), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 1;
-  constexpr Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
+  constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, L, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, KL, ALIGN>(args);
 }
 
 }  // namespace gemmtune

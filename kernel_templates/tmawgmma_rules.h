@@ -1,7 +1,7 @@
 // The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
 // static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
 // both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY, the call's layout
-// CALL_L and the layout the kernel reads its operands in, L (tmawgmma_kernel_layout), ALIGN,
+// L and the layout the kernel reads its operands in, KL (tmawgmma_kernel_layout), ALIGN,
 // SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
 #pragma once
 
@@ -53,11 +53,11 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
 #define GEMMTUNE_TMAWGMMA_RULES(RULE, FAMILY)                                                          \
   RULE(FAMILY, BM >= 64 && BM % 64 == 0, "BM must be a multiple of 64")                                \
   RULE(FAMILY, BN >= 64 && BN % 64 == 0, "BN must be a multiple of 64")                                \
-  RULE(FAMILY, tmawgmma_rows_x(BM, BN, L) <= 128,                                                      \
+  RULE(FAMILY, tmawgmma_rows_x(BM, BN, KL) <= 128,                                                      \
        "the tile's side read from registers (BN for nn, BM otherwise) must be 64 or 128: a MMA "        \
        "warpgroup holds 64 of its rows, and a block has one or two")                                   \
-  RULE(FAMILY, tmawgmma_rows_y(BM, BN, L) <= 128 ||                                                    \
-                   (tmawgmma_rows_y(BM, BN, L) == 256 && PRODUCTS == 1 && SCHEDULE == 1),             \
+  RULE(FAMILY, tmawgmma_rows_y(BM, BN, KL) <= 128 ||                                                    \
+                   (tmawgmma_rows_y(BM, BN, KL) == 256 && PRODUCTS == 1 && SCHEDULE == 1),             \
        "the tile's side read from shared memory (BM for nn, BN otherwise) must be 64 or 128, or 256 "   \
        "for single-pass TF32's data-parallel schedule: 3xTF32's tile sum, or a split tile's partial "  \
        "sums, would not fit in registers beside 256 columns of accumulators")                         \
@@ -68,7 +68,7 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, SCHEDULE >= 1 && SCHEDULE <= 3,                                                         \
        "SCHEDULE must be 1 (data-parallel), 2 (split-K) or 3 (stream-K)")                              \
   RULE(FAMILY, SCHEDULE == 2 || SPLITK == 1, "SPLITK must be 1 unless SCHEDULE is 2 (split-K)")        \
-  RULE(FAMILY, ACOPY == kAcopyAsStored || (ACOPY == kAcopyTransposed && CALL_L == Layout::TN),           \
+  RULE(FAMILY, ACOPY == kAcopyAsStored || (ACOPY == kAcopyTransposed && L == Layout::TN),           \
        "ACOPY must be 1 (A read as stored), or 2 for tn (A read from a transposed copy: runs as nn)")     \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \

@@ -233,10 +233,10 @@ class TmaWgmmaFamily final : public KernelFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
               SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy), ALIGN = c.align;
-    const Layout CALL_L = c.layout;
-    const Layout L = tmawgmma_kernel_layout(CALL_L, ACOPY);
+    const Layout L = c.layout;
+    const Layout KL = tmawgmma_kernel_layout(L, ACOPY);
     const int PRODUCTS = products_;
-    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, L, PRODUCTS);
+    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
     GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
