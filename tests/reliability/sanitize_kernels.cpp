@@ -51,7 +51,8 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
 // and wgmma split over K, tmawgmma and tmatf32 split over K, stream-K and in clusters of two, and
-// tmatf32's 256-wide tiles, in the four layouts.
+// tmatf32's 256-wide tiles, in the four layouts; and tmawgmma's and tmatf32's tn from a transposed
+// copy of A.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
   for (const KernelFamily* family : all_families()) {
@@ -103,6 +104,16 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
       }
       configs.push_back(config);
     }
+  }
+  // tn from a transposed copy of A (ACOPY 2, tn only): the staging kernel's tiled transpose, at
+  // each alignment.
+  for (const KernelConfig& base : bases) {
+    if (base.family != "tmawgmma" && base.family != "tmatf32") continue;
+    const KernelFamily& family = find_family(base.family);
+    if (base != family.default_config(Layout::NN, base.align)) continue;
+    KernelConfig copied = family.default_config(Layout::TN, base.align);
+    copied.set("ACOPY", 2);
+    configs.push_back(copied);
   }
   return configs;
 }
