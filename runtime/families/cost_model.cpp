@@ -105,6 +105,18 @@ double calibration(const KernelConfig& config, const DeviceModel& device) {
   return find_family(config.family).cost_traits(config).measured_fraction / analysis.efficiency;
 }
 
+// The copies a configuration makes of A (and B) before its kernel runs (KernelFamily::
+// operand_staging: TMA on a misaligned call, tn run as nn): a read and a write of what is copied
+// at DRAM bandwidth, and the copy kernel's launch. They do not overlap the GEMM.
+double staging_ms(const KernelConfig& config, const Problem& problem, const DeviceModel& device) {
+  const std::optional<StagedOperandLayout> staging =
+      find_family(config.family).operand_staging(config, problem, DeviceTraits{device.sm_count, device.arch});
+  if (!staging) return 0.0;
+  const double copied_floats = static_cast<double>(problem.M) * problem.K +
+                               (staging->copy_b ? static_cast<double>(problem.K) * problem.N : 0.0);
+  return 2.0 * 4.0 * copied_floats / (device.dram_bandwidth_gbs * 1e6) + device.launch_overhead_ms;
+}
+
 }  // namespace
 
 CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, const DeviceModel& device) {
@@ -138,7 +150,8 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
   estimate.memory_ms = std::max(dram_bytes / (device.dram_bandwidth_gbs * 1e6),
                                 tile_traffic / (device.l2_bandwidth_gbs * 1e6));
 
-  estimate.ms = std::max(estimate.compute_ms, estimate.memory_ms) + device.launch_overhead_ms;
+  estimate.ms = std::max(estimate.compute_ms, estimate.memory_ms) + device.launch_overhead_ms +
+                staging_ms(config, problem, device);
   return estimate;
 }
 

@@ -25,6 +25,8 @@
 // - Memory: every block reads its A and B panels, (BM + BN) * K floats, through L2; DRAM sees the
 //   minimum traffic while A and B fit in L2 and a growing share of the tile traffic beyond. The
 //   time is the larger of compute and memory (they overlap).
+// - Staged operands (KernelFamily::operand_staging): the copies made before the kernel, a read
+//   and a write of each copied operand at DRAM bandwidth plus a launch, added after (no overlap).
 #pragma once
 
 #include "kernel_config.hpp"

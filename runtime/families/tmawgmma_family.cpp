@@ -196,9 +196,15 @@ class TmaWgmmaFamily final : public KernelFamily {
   // default (data-parallel, 3 stages) was not run. tmatf32 has not run on a GPU: its figure is a
   // guess (a third of the MMAs, held back by the copies), its ceiling the TF32 rate (~495 TFLOPS,
   // 7.4x the FP32 FMA peak).
+  // tn's kernel (ACOPY 1) also transposes Y in the transform warps every stage: measured against
+  // nn at 4096^3, 3xTF32 1.54 ms against 1.21-1.25 (128 x 128 both; H200 and H100), single pass
+  // 0.87 against 0.44-0.45 (each layout's tuned tile) (2026-12-05-h200-classes-sample-62ffb65.md,
+  // 2026-12-06-h100-tiny-watch-acopy.md): so much less of the default's fraction, which lets the
+  // model weigh ACOPY 2's copy (operand_staging) against it.
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
-    traits.measured_fraction = products_ == 3 ? 1.8 : 3.0;
+    const double transposing_transform = kernel_layout(c) == Layout::TN ? (products_ == 3 ? 0.8 : 0.5) : 1.0;
+    traits.measured_fraction = (products_ == 3 ? 1.8 : 3.0) * transposing_transform;
     traits.peak_factor = products_ == 3 ? 2.4 : 7.4;
     traits.tiles_in_smem = true;
     traits.vector_access = true;

@@ -136,3 +136,23 @@ TEST_CASE("cost model: a batch multiplies a batch-capable kernel's blocks, and c
   CHECK(batch.blocks == large.blocks);
   CHECK(batch.ms == Approx(large.ms).epsilon(0.5));
 }
+
+TEST_CASE("cost model: staged copies cost time, and tn's transform weighs against ACOPY 2's copy of A", "[cost]") {
+  for (const char* name : {"tmawgmma", "tmatf32"}) {
+    INFO(name);
+    const KernelFamily& family = find_family(name);
+    // Align 1 stages A and B: more time than the same kernel reading the call's operands.
+    const Problem odd{Layout::NN, 1000, 999, 777};
+    CHECK(estimate_cost(family.default_config(Layout::NN, 1), odd).ms >
+          estimate_cost(family.default_config(Layout::NN, 4), odd).ms);
+    // tn: the copy of A pays on a large square, where the transform runs in every stage of every
+    // tile (as measured), yet costs more than the nn kernel it runs does on an nn call.
+    KernelConfig as_stored = family.default_config(Layout::TN, 4);
+    KernelConfig copied = as_stored;
+    copied.set("ACOPY", 2);
+    const Problem square{Layout::TN, 4096, 4096, 4096};
+    CHECK(estimate_cost(copied, square).ms < estimate_cost(as_stored, square).ms);
+    const Problem nn_square{Layout::NN, 4096, 4096, 4096};
+    CHECK(estimate_cost(copied, square).ms > estimate_cost(family.default_config(Layout::NN, 4), nn_square).ms);
+  }
+}
