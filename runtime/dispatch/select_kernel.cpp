@@ -135,8 +135,8 @@ std::vector<const KernelFamily*> default_families(Layout layout, const std::stri
 // FFMA kernels), each default and, where worth searching for the call's shape, each shape
 // default (KernelFamily::default_configs), at the widest alignment the call allows. A default
 // that would serve the call from staged copies of A and B (operand_staging: TMA on a misaligned
-// call) is left out: the cost model does not price the copies, so it would rank such a kernel
-// too well.
+// call) is left out: it would claim a workspace the size of A and B for a call nobody tuned, and
+// the cost model prices the copies only as traffic, an estimate no untuned call has checked.
 std::vector<KernelConfig> default_contenders(const RowMajorCall& call, const DeviceTraits& device,
                                              const SelectionPolicy& policy, Notes& notes) {
   const Problem problem = problem_of(call.params, call.layout);
