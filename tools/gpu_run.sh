@@ -21,6 +21,7 @@
 #             Catch 2's wildcards work only at a pattern's ends: 'special values*: tmatf32'
 #             matches nothing (write '*IEEE arithmetic gives them: tmatf32').
 #   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
+#   (tune and classes start from an empty database unless KEEP_DB=1, which resumes the last one)
 #   classes   tune TUNE_SHAPES once for each precision class in CLASSES (default "strict fp32 tf32"),
 #             into one database (winners are per class), each for at most TUNE_SECONDS: tune-CLASS.md,
 #             each table with cuBLAS timed in the same run (pedantic, or FAST_TF32 for tf32)
@@ -121,9 +122,12 @@ if wants gputests; then
 fi
 
 db=/tmp/gemmtune-tuned.db
+# A fresh database each call, unless KEEP_DB=1: then a later call on the same warm machine resumes
+# what an earlier one's timeout cut short (tune skips what is stored).
+fresh_db() { [ "${KEEP_DB:-0}" = 1 ] || rm -f "$db" "$db-wal" "$db-shm"; }
 if wants tune; then
   status "tuning"
-  rm -f "$db" "$db-wal" "$db-shm"
+  fresh_db
   # The table goes to tune.md, the logs to tune.log. Each problem's winner is logged (at info, so
   # not with --quiet) as the problem ends, so a run cut short still reports what it finished.
   # shellcheck disable=SC2086
@@ -145,13 +149,17 @@ if wants tune; then
 fi
 
 if wants classes; then
-  rm -f "$db" "$db-wal" "$db-shm"
+  fresh_db
   for class in ${CLASSES:-strict fp32 tf32}; do
     status "tuning, precision $class"
     # shellcheck disable=SC2086
     timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu "${TUNE_GPU:-H200}" --precision "$class" \
       --shapes "${TUNE_SHAPES:-examples/shapes.txt}" --db "$db" ${TUNE_ARGS:-} > "$OUT/tune-$class.md" 2> "$OUT/tune-$class.log"
-    echo "tune exit $?" >> "$OUT/tune-$class.md"
+    tune_exit=$?
+    echo "tune exit $tune_exit" >> "$OUT/tune-$class.md"
+    if [ "$tune_exit" = 124 ]; then  # the table is written whole or not at all: say what to do
+      echo "cut short after TUNE_SECONDS=${TUNE_SECONDS:-240}: what it measured is in the database; KEEP_DB=1 on the next call (same warm machine) resumes" >> "$OUT/tune-$class.md"
+    fi
     grep -E "no candidate|rror" "$OUT/tune-$class.log" | tail -10 >> "$OUT/tune-$class.md"
     summary+=("tune-$class.md")
   done
