@@ -191,11 +191,14 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   // A warpgroup's 64 x BS tile, as wgmma's: BS / 2 accumulators a thread (8 x BS / 16), as many
   // for 3xTF32's tile sum, and the register operand's fragments (16 registers a k tile, twice for
-  // big and small parts). Measured at eaf1000 (bench/results/2026-12-01-h200-tmawgmma-first-run.md):
-  // data-parallel with 4 stages 1.85x cuBLAS at 4096^3, stream-K with 3 stages 1.72x; the
-  // default (data-parallel, 3 stages) was not run. tmatf32 has not run on a GPU: its figure is a
-  // guess (a third of the MMAs, held back by the copies), its ceiling the TF32 rate (~495 TFLOPS,
-  // 7.4x the FP32 FMA peak).
+  // big and small parts). The fractions were set from tmawgmma's first run (eaf1000, 1.85x cuBLAS
+  // at 4096^3 with 4 stages) and a guess for tmatf32 (3.0). The defaults (128 x 128, data-parallel,
+  // 3 stages) now measure more at nn 4096^3 on the H200 against cuBLAS pedantic FP32 (2.71 ms):
+  // tmawgmma 1.244 ms, 2.18x; tmatf32 0.527 ms, 5.1x (bench/results/2026-12-06-h200-acopy.md).
+  // Not raised yet: the fractions also place the families for untuned calls (the runtime's
+  // defaults against neighbours' winners, tests/dispatch), and raised, tmawgmma's default would
+  // displace a neighbour's measured winner at 256^3, a change no untuned run has measured.
+  // tmatf32's ceiling is the TF32 rate (~495 TFLOPS, 7.4x the FP32 FMA peak).
   // tn's kernel (ACOPY 1) also transposes Y in the transform warps every stage: measured against
   // nn at 4096^3, 3xTF32 1.54 ms against 1.21-1.25 (128 x 128 both; H200 and H100), single pass
   // 0.87 against 0.44-0.45 (each layout's tuned tile) (2026-12-05-h200-classes-sample-62ffb65.md,
