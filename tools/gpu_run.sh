@@ -32,7 +32,8 @@
 #   compile   compile-only throughput: tune --dry-run --arch sm_90 --strategy exhaustive (cold, every
 #             candidate) with each --jobs of COMPILE_JOBS (default "16 4 1"), COMPILE_SECONDS (60)
 #             each, of COMPILE_FAMILIES (default: every family tuned by default)
-#   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh)
+#   sanitize  compute-sanitizer over every kernel family (tools/sanitize_kernels.sh; SANITIZE_FAMILIES=a,b
+#             only those)
 #   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
 #             for bandwidth-bound problems
 #   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas,

@@ -9,6 +9,8 @@
 #
 #   bash tools/sanitize_kernels.sh BUILD_DIR OUT_DIR
 #
+# SANITIZE_FAMILIES=tmawgmma,tmatf32 limits the runs to those families (sanitize_kernels
+# --families), for a call with little device time to check the kernels that changed.
 # SANITIZER_TIMEOUT (seconds, default 90) bounds each of the four sanitizer runs and
 # SANITIZER_COMPILE_TIMEOUT (default twice that) the plain run, which compiles; gpu_run.sh gives the
 # whole step SANITIZE_SECONDS (default 480). COMPUTE_SANITIZER names the program
@@ -33,6 +35,8 @@ limit=${SANITIZER_TIMEOUT:-90}
 # The plain run compiles ~150 kernels (on every core; one after another, 58 s was too short).
 compile_limit=${SANITIZER_COMPILE_TIMEOUT:-$((2 * limit))}
 cubins=$out/sanitize-cubins.db
+families=()
+[ -n "${SANITIZE_FAMILIES:-}" ] && families=(--families "$SANITIZE_FAMILIES")
 started=$(date +%s)
 say() { echo "[sanitize_kernels $(($(date +%s) - started))s] $*"; }
 
@@ -56,7 +60,7 @@ find_sanitizer() {
 # The plain run compiles every kernel into the cubin database (the sanitizer runs only load them)
 # and says whether the results are right without a sanitizer in the way.
 say "plain run (compiles the kernels)"
-timeout -k 5 "$compile_limit" "$program" --cubins "$cubins" > "$out/sanitizer-none.log" 2>&1
+timeout -k 5 "$compile_limit" "$program" --cubins "$cubins" "${families[@]}" > "$out/sanitizer-none.log" 2>&1
 plain_status=$?
 if grep -q '^SKIPPED:' "$out/sanitizer-none.log"; then
   echo "NO GPU: $(grep '^SKIPPED:' "$out/sanitizer-none.log")"
@@ -83,7 +87,7 @@ for tool in "${tools[@]}"; do
   say "$tool"
   # shellcheck disable=SC2086
   timeout -k 5 "$limit" "$sanitizer" --tool "$tool" --error-exitcode 1 ${options[$tool]} \
-    "$program" --cubins "$cubins" > "$out/sanitizer-$tool.log" 2>&1
+    "$program" --cubins "$cubins" "${families[@]}" > "$out/sanitizer-$tool.log" 2>&1
   status[$tool]=$?
 done
 
@@ -116,7 +120,7 @@ refused=""
 verdict=0
 [ "$plain_status" -ne 0 ] && verdict=1
 echo
-echo "## compute-sanitizer on every kernel family"
+echo "## compute-sanitizer on ${SANITIZE_FAMILIES:-every kernel family}"
 echo
 echo "$(grep -m1 '^device ' "$out/sanitizer-none.log"); $(grep -m1 ' kernels for ' "$out/sanitizer-none.log"); $("$sanitizer" --version 2>/dev/null | grep -m1 -i version)"
 echo
