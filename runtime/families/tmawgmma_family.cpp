@@ -204,8 +204,8 @@ class TmaWgmmaFamily final : public KernelFamily {
   // 0.41 (each layout's best tile) (bench/results/2026-12-06-h200-acopy.md). The model does not
   // charge tn for it: the other families' fractions are nn's too, and charged here alone, tn's
   // untuned calls went to wgmma's default (ranked 1.455 ms against 1.475 at 4096^3; wgmma runs
-  // that problem at about 1.8). So the model ranks ACOPY 2 below ACOPY 1 by its copy, and the
-  // tuner measures ACOPY 2 as a seed (search_seeds).
+  // that problem in 1.75 ms, 2026-12-01-h200-targets-wgmma.md). So the model ranks ACOPY 2
+  // below ACOPY 1 by its copy, and the tuner measures ACOPY 2 as a seed (search_seeds).
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
     traits.measured_fraction = products_ == 3 ? 1.8 : 3.0;
