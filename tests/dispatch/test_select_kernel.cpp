@@ -126,6 +126,23 @@ TEST_CASE("dispatch: an untuned call of a shape the defaults serve badly gets it
   }
 }
 
+TEST_CASE("dispatch: an untuned tn call on an H200 gets tmawgmma's default, not wgmma's", "[dispatch]") {
+  // Measured on the H200 at tn 4096^3: tmawgmma's default 1.56 ms, wgmma's 1.75
+  // (bench/results/2026-12-06-h200-acopy.md, 2026-12-01-h200-targets-wgmma.md). Charging
+  // tmawgmma's tn transform in the cost model alone once ranked wgmma first here.
+  Fixture f;
+  const cache::GpuKey h200{"NVIDIA H200", 9, 0, 132};
+  SelectionPolicy policy;
+  // Row-major tn: A stored K x M (lda M), B stored K x N (ldb N).
+  const SgemmCall tn = fake_call(Order::RowMajor, Transpose::Yes, Transpose::No, 4096, 4096, 4096, 4096, 4096, 4096);
+  const Choice choice = f.select_with(tn, policy, h200);
+  REQUIRE(choice.config);
+  INFO(choice.selection.note);
+  CHECK(choice.selection.reason == Reason::Default);
+  CHECK(choice.config->family == "tmawgmma");
+  CHECK(choice.config->layout == Layout::TN);
+}
+
 TEST_CASE("dispatch: an untuned call prefers a kernel whose cubin is stored when the model ranks it close",
           "[dispatch]") {
   Fixture f;
