@@ -55,6 +55,7 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
 // copy of A.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
+  std::vector<KernelConfig> tn_only;  // variants of one layout, not spread over the four
   for (const KernelFamily* family : all_families()) {
     if (!families.empty() && std::find(families.begin(), families.end(), family->name()) == families.end()) continue;
     if (!family->compile_arch(arch)) {
@@ -81,6 +82,10 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         KernelConfig cluster = config;
         cluster.set("CLUSTER", 2);
         bases.push_back(cluster);
+        // tn from a transposed copy of A (ACOPY 2): the staging kernel's tiled transpose.
+        KernelConfig copied = family->default_config(Layout::TN, align);
+        copied.set("ACOPY", 2);
+        tn_only.push_back(copied);
       }
       // tmatf32's 256-wide tiles, alone and in clusters (256 on A's side for nn, B's otherwise).
       if (family->name() == "tmatf32") {
@@ -105,16 +110,7 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
       configs.push_back(config);
     }
   }
-  // tn from a transposed copy of A (ACOPY 2, tn only): the staging kernel's tiled transpose, at
-  // each alignment.
-  for (const KernelConfig& base : bases) {
-    if (base.family != "tmawgmma" && base.family != "tmatf32") continue;
-    const KernelFamily& family = find_family(base.family);
-    if (base != family.default_config(Layout::NN, base.align)) continue;
-    KernelConfig copied = family.default_config(Layout::TN, base.align);
-    copied.set("ACOPY", 2);
-    configs.push_back(copied);
-  }
+  configs.insert(configs.end(), tn_only.begin(), tn_only.end());
   return configs;
 }
 
