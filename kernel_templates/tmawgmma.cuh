@@ -13,6 +13,10 @@
 //   small parts as it loads them, issues the tile's 3 * BK / 8 wgmmas into a sum started from
 //   zero, releases the stage, and adds the sum to its accumulators in FP32 (the tensor cores
 //   truncate as they accumulate; docs/performance.md). Then each unit's epilogue.
+//   With PINGPONG 2 there are two MMA warpgroups and a tile has 64 X rows: each warpgroup takes
+//   every other unit of the block's walk and lets the other's k tiles pass through the stages,
+//   so one warpgroup's epilogue (C's traffic) runs while the other's wgmmas do. The copy lane
+//   fills the stages in unit order, which keeps the two taking turns.
 //
 // Operands. wgmma reads a .tf32 operand from shared memory only K-major (each row's k
 // contiguous), so one operand that is K-major as stored goes there untouched: "Y", S rows. The
@@ -122,12 +126,12 @@ __device__ __forceinline__ void store_slot(float* slots, long long slot, int j, 
 // After a piece's (or a group's) sums are in the workspace: counts this arrival at `counter` and
 // says whether it was the last of `arrivals` (every consumer thread gets the answer through
 // `answer`, a shared word). The fences make the slots written before visible to the last arrival.
-template <int BARRIER, int CONSUMER_THREADS>
-__device__ __forceinline__ bool last_to_arrive(unsigned* counter, int arrivals, int ctid, int& answer) {
+template <int CONSUMER_THREADS>
+__device__ __forceinline__ bool last_to_arrive(unsigned* counter, int arrivals, int ctid, int barrier, int& answer) {
   __threadfence();
-  named_barrier_sync(BARRIER, CONSUMER_THREADS);
+  named_barrier_sync(barrier, CONSUMER_THREADS);
   if (ctid == 0) answer = atomicAdd(counter, 1u) == static_cast<unsigned>(arrivals - 1);
-  named_barrier_sync(BARRIER, CONSUMER_THREADS);
+  named_barrier_sync(barrier, CONSUMER_THREADS);
   if (!answer) return false;
   __threadfence();
   return true;
@@ -165,14 +169,17 @@ __device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots,
   }
 }
 
-template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, Layout L, int ALIGN>
+template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int PINGPONG, Layout L,
+          int ALIGN>
 __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
   constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
   constexpr int BS = tmawgmma_rows_y(BM, BN, L);  // Y rows: the wgmma's N
   constexpr int BK = kTmaTileK;
-  constexpr int CONSUMERS = BR / 64;
+  constexpr int CONSUMERS = BR / 64;                   // MMA warpgroups on one tile
   constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+  constexpr bool TURNS = PINGPONG == kPingpongTurns;   // two MMA warpgroups, a tile each, taking turns
+  constexpr int MMA_GROUPS = TURNS ? 2 : CONSUMERS;      // MMA warpgroups in the block
   constexpr int Y_SHARE = BS / CLUSTER;  // Y rows each block of a cluster copies for all of them
   constexpr int K_STEPS = BK / 8;
   constexpr int X_FLOATS = BR * BK;
@@ -180,18 +187,18 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   constexpr int STAGE_FLOATS = tmawgmma_stage_floats(BM, BN, L, PRODUCTS);
   static_assert(PRODUCTS == 1 || PRODUCTS == 3, "tmawgmma: PRODUCTS must be 1 (TF32) or 3 (3xTF32)");
   constexpr unsigned STAGE_BYTES = 4u * (X_FLOATS + Y_FLOATS);  // what the copy engine delivers a stage
-  constexpr int CONSUMER_BARRIER = 1;                           // named barrier of the MMA warpgroups
   // With two MMA warpgroups (384 threads, 168 registers each at launch), the copy warpgroup
   // hands registers to them. The MMA warpgroups can only take what it gave back (the block's
   // registers at launch; more, and setmaxnreg.inc waits for ever): 128 x (168 - 40) = 256 x
   // (232 - 168). tn's transposing transform needs 56 (then 224 for the MMA warpgroups). With
-  // fewer, the transform spilled; one MMA warpgroup keeps the 255 it is launched with.
-  constexpr int kLaunchRegisters = 65536 / (kTmaCopyThreads + CONSUMER_THREADS) / 8 * 8;
-  constexpr bool kRoomyCopy = Roles::Y_TRANSPOSED || PRODUCTS == 1;  // single-pass TF32 needs fewer MMA registers
+  // fewer, the transform spilled; one MMA warpgroup keeps the 255 it is launched with. Single-pass
+  // TF32 outside tn has no transform: at 224 its split-K fix-ups spilled 48-56 bytes, at 232 none.
+  constexpr int kLaunchRegisters = 65536 / (kTmaCopyThreads + 128 * MMA_GROUPS) / 8 * 8;
+  constexpr bool kRoomyCopy = Roles::Y_TRANSPOSED;  // the transposing transform needs more
   constexpr int kCopyRegisters = kRoomyCopy ? 56 : 40;
   constexpr int kMmaRegisters = kRoomyCopy ? 224 : 232;
-  static_assert(CONSUMERS == 1 || kTmaCopyThreads * (kLaunchRegisters - kCopyRegisters) >=
-                                      CONSUMER_THREADS * (kMmaRegisters - kLaunchRegisters),
+  static_assert(MMA_GROUPS == 1 || kTmaCopyThreads * (kLaunchRegisters - kCopyRegisters) >=
+                                       128 * MMA_GROUPS * (kMmaRegisters - kLaunchRegisters),
                 "tmawgmma: the MMA warpgroups cannot take more registers than the copy warpgroup gives back");
   // The rules (tmawgmma_rules.h) are asserted by the two kernels below, each in its own name.
 
@@ -202,7 +209,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   __shared__ unsigned long long empty[STAGES];  // its readers are done with it
   // 3xTF32: per transform warp, whether the stage's Y holds a tiny value (TinyValueScan).
   __shared__ unsigned y_tiny[PRODUCTS == 3 ? STAGES : 1][kTmaTransformThreads / 32];
-  __shared__ int finishes_tile;
+  __shared__ int finishes_tile[MMA_GROUPS];  // last_to_arrive's answer, a word a tile's warpgroups
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
   // shared-memory addresses (32-bit, LDS/STS) rather than generic ones.
@@ -252,7 +259,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 
   if (warp < kTmaCopyThreads / 32) {
     // The copy warpgroup.
-    if (CONSUMERS == 2) warpgroup_release_registers<kCopyRegisters>();
+    if (MMA_GROUPS == 2) warpgroup_release_registers<kCopyRegisters>();
     TileWalk walk = cluster_walk();
     WorkUnit unit;
     int stage = 0;
@@ -363,12 +370,17 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   }
 
   // The MMA warpgroups.
-  if (CONSUMERS == 2) warpgroup_claim_registers<kMmaRegisters>();
+  if (MMA_GROUPS == 2) warpgroup_claim_registers<kMmaRegisters>();
   const TileSchedule schedule = tile_schedule();
   const int rows_x = Roles::SWAP ? p.N : p.M;
   const int rows_y = Roles::SWAP ? p.M : p.N;
-  const int ctid = tid - kTmaCopyThreads;
-  const int group = lane / 4;
+  // PINGPONG 2: MMA warpgroup g computes units g, g + 2, g + 4, ... of the block's walk, each on
+  // its own (a tile of 64 X rows), with its own named barrier (1 + g) and answer word; otherwise
+  // the warpgroups share every tile, barrier 1.
+  const int mma_group = TURNS ? (tid - kTmaCopyThreads) / 128 : 0;
+  const int ctid = tid - kTmaCopyThreads - 128 * mma_group;  // this thread among its tile's
+  const int consumer_barrier = 1 + mma_group;
+  int& finishes_this_tile = finishes_tile[mma_group];
   const int quad = lane % 4;
   // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
   // the compiler cannot merge with the first read) rather than keep the row live across the main
@@ -377,7 +389,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     unsigned thread;
     asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
     const int c = static_cast<int>(thread) - kTmaCopyThreads;
-    return c / 128 * 64 + c / 32 % 4 * 16 + c % 32 / 4;
+    return (TURNS ? 0 : c / 128 * 64) + c / 32 % 4 * 16 + c % 32 / 4;
   };
   const int x_row = this_lanes_x_row();
   auto x_offset = [](int r, int k) {
@@ -395,7 +407,15 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   float tile_sum[BS / 8][4];
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
+  int turn = 0;
   while (walk.next(unit)) {
+    if (TURNS && (turn++ & 1) != mma_group) {
+      // The other warpgroup's unit: its k tiles pass through the stages in order.
+      const int passed = stage + unit.k_end - unit.k_begin;
+      if ((passed / STAGES) & 1) phase ^= 1;
+      stage = passed % STAGES;
+      continue;
+    }
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -492,7 +512,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(CONSUMER_BARRIER, CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
+    if (named_barrier_any(consumer_barrier, CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
         p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
@@ -544,16 +564,16 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         const int group_pieces = min(kPieceGroup, unit.pieces - group_first);
         unsigned* group_counter = reinterpret_cast<unsigned*>(counters) + schedule.tiles() +
                                   static_cast<long long>(unit.tile) * schedule.groups_a_tile() + group;
-        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(group_counter, group_pieces, ctid, finishes_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(group_counter, group_pieces, ctid, consumer_barrier, finishes_this_tile)) continue;
         // The group's sum replaces its first piece's, which nothing reads again.
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0 + group_first, group_pieces, 1, ctid);
 #pragma unroll
         for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + group_first, j, ctid, tile_sum[j]);
         if (ctid == 0) *group_counter = 0u;  // for the next launch
-        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, groups, ctid, finishes_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, groups, ctid, consumer_barrier, finishes_this_tile)) continue;
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, groups, kPieceGroup, ctid);
       } else {
-        if (!last_to_arrive<CONSUMER_BARRIER, CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, finishes_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, consumer_barrier, finishes_this_tile)) continue;
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, unit.pieces, 1, ctid);
       }
 #pragma unroll
@@ -630,25 +650,27 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 // operands in, KL (tmawgmma_kernel_layout: nn for a tn call that reads a transposed copy of A).
 
 // 3xTF32: FP32-accurate (the fp32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY)), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, Layout L,
+          int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 3;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, KL, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, Layout L, int ALIGN>
-__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY)), 1)
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, Layout L,
+          int ALIGN>
+__global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 1;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, KL, ALIGN>(args);
 }
 
 }  // namespace gemmtune

@@ -1,8 +1,8 @@
 // The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
 // static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
-// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY, the call's layout
-// L and the layout the kernel reads its operands in, KL (tmawgmma_kernel_layout), ALIGN,
-// SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
+// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY PINGPONG, the
+// call's layout L and the layout the kernel reads its operands in, KL (tmawgmma_kernel_layout),
+// ALIGN, SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
 #pragma once
 
 #include "family_rules.h"
@@ -33,8 +33,13 @@ GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_rows_x(int bm, int bn, Layout layout
 GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_rows_y(int bm, int bn, Layout layout) {
   return bm + bn - tmawgmma_rows_x(bm, bn, layout);
 }
-GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_threads(int bm, int bn, Layout layout) {
-  return kTmaCopyThreads + 2 * tmawgmma_rows_x(bm, bn, layout);  // a warpgroup per 64 rows of X
+// PINGPONG: the tiles the MMA warpgroups hold at once. 1: one, shared (a warpgroup per 64 rows of
+// X); 2: two MMA warpgroups take turns, each on its own tile of 64 X rows (tmawgmma.cuh), so that
+// one's epilogue overlaps the other's main loop.
+constexpr int kPingpongOff = 1;
+constexpr int kPingpongTurns = 2;
+GEMMTUNE_HOST_DEVICE constexpr int tmawgmma_threads(int bm, int bn, Layout layout, int pingpong) {
+  return kTmaCopyThreads + 2 * tmawgmma_rows_x(bm, bn, layout) * pingpong;
 }
 // Shared memory of one stage in floats: X's tile, Y's tile as copied, Y's small part (3xTF32
 // only: `products` is 3, or 1 for single-pass TF32), and for tn Y's transposed big part.
@@ -70,6 +75,11 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, SCHEDULE == 2 || SPLITK == 1, "SPLITK must be 1 unless SCHEDULE is 2 (split-K)")        \
   RULE(FAMILY, ACOPY == kAcopyAsStored || (ACOPY == kAcopyTransposed && L == Layout::TN),           \
        "ACOPY must be 1 (A read as stored), or 2 for tn (A read from a transposed copy: runs as nn)")     \
+  RULE(FAMILY, PINGPONG == kPingpongOff || PINGPONG == kPingpongTurns,                              \
+       "PINGPONG must be 1 (one tile at a time) or 2 (two warpgroups taking turns)")                  \
+  RULE(FAMILY, PINGPONG == kPingpongOff || (tmawgmma_rows_x(BM, BN, KL) == 64 && CLUSTER == 1),      \
+       "PINGPONG 2 needs a side read from registers (BN for nn, BM otherwise) of 64, a tile a MMA "  \
+       "warpgroup, and CLUSTER 1")                                                                     \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")

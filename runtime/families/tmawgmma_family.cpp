@@ -18,7 +18,7 @@ namespace {
 
 // The parameters, in the order params() declares them: the launch path reads them by position
 // (no name lookups on every call).
-enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy };
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong };
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
@@ -39,7 +39,11 @@ class TmaWgmmaFamily final : public KernelFamily {
                 {"CLUSTER", 1, {1}, true},
                 // Where A is read (tmawgmma_rules.h): 2 serves tn from a transposed copy of A, as
                 // nn, which needs no transposing transform of Y every stage. Searched only for tn.
-                {"ACOPY", kAcopyAsStored, {kAcopyAsStored, kAcopyTransposed}, true}} {}
+                {"ACOPY", kAcopyAsStored, {kAcopyAsStored, kAcopyTransposed}, true},
+                // Two MMA warpgroups taking turns, each on its own tile of 64 X rows
+                // (tmawgmma_rules.h), so that one's epilogue overlaps the other's main loop. Added
+                // after names were stored: left out of a name at 1. Not searched until measured.
+                {"PINGPONG", kPingpongOff, {kPingpongOff}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -129,7 +133,8 @@ class TmaWgmmaFamily final : public KernelFamily {
   // of CLUSTER blocks (the kernel names its cluster shape itself: __cluster_dims__).
   LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
-    const unsigned threads = static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), kernel_layout(c)));
+    const unsigned threads =
+        static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), kernel_layout(c), value(c, kPingpong)));
     return {{static_cast<unsigned>(s.grid * value(c, kCluster)), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
@@ -242,7 +247,8 @@ class TmaWgmmaFamily final : public KernelFamily {
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
-              SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy), ALIGN = c.align;
+              SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy),
+              PINGPONG = value(c, kPingpong), ALIGN = c.align;
     const Layout L = c.layout;
     const Layout KL = tmawgmma_kernel_layout(L, ACOPY);
     const int PRODUCTS = products_;

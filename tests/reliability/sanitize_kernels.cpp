@@ -51,8 +51,8 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
 // and wgmma split over K, tmawgmma and tmatf32 split over K, stream-K and in clusters of two, and
-// tmatf32's 256-wide tiles, in the four layouts; and tmawgmma's and tmatf32's tn from a transposed
-// copy of A.
+// tmatf32's 256-wide tiles, two MMA warpgroups taking turns (PINGPONG 2), in the four layouts; and
+// tmawgmma's and tmatf32's tn from a transposed copy of A.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
   std::vector<KernelConfig> tn_only;  // variants of one layout, not spread over the four
@@ -86,6 +86,15 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         KernelConfig copied = family->default_config(Layout::TN, align);
         copied.set("ACOPY", 2);
         tn_only.push_back(copied);
+        // Two MMA warpgroups taking turns (PINGPONG 2) on tiles of 64 rows on the side read from
+        // registers (BN for nn; swapped below for the other layouts), data-parallel and split-K.
+        KernelConfig turns = config;
+        turns.set("BN", 64);
+        turns.set("PINGPONG", 2);
+        bases.push_back(turns);
+        turns.set("SCHEDULE", 2);
+        turns.set("SPLITK", 4);
+        bases.push_back(turns);
       }
       // tmatf32's 256-wide tiles, alone and in clusters (256 on A's side for nn, B's otherwise).
       if (family->name() == "tmatf32") {
@@ -103,9 +112,11 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
     for (KernelConfig config : bases) {
       config.layout = layout;
-      if (layout != Layout::NN && config.family == "tmatf32" && config.get("BM") == 256) {
+      const bool tma = config.family == "tmawgmma" || config.family == "tmatf32";
+      if (layout != Layout::NN && tma && (config.get("BM") == 256 || config.get("PINGPONG") == 2)) {
+        const int bm = config.get("BM");  // the same sides, read the other way (A's side first)
         config.set("BM", config.get("BN"));
-        config.set("BN", 256);
+        config.set("BN", bm);
       }
       configs.push_back(config);
     }

@@ -131,6 +131,24 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
       copied.set("ACOPY", 2);
       CHECK_THAT(family.check(copied).value_or(""), Contains("ACOPY must be 1"));
     }
+    // Two MMA warpgroups taking turns (PINGPONG 2) on tiles of 64 rows on the side read from
+    // registers (B's for nn, A's otherwise), misaligned and with split-K too: no spills; refused
+    // with 128 rows there.
+    for (Layout layout : {Layout::NN, Layout::NT}) {
+      for (auto [schedule, splitk, align] : {std::array{1, 1, 4}, {2, 4, 1}}) {
+        KernelConfig turns = family.default_config(layout, align);
+        turns.set(layout == Layout::NN ? "BN" : "BM", 64);
+        turns.set("SCHEDULE", schedule);
+        turns.set("SPLITK", splitk);
+        turns.set("PINGPONG", 2);
+        INFO(kernel_name(turns));
+        const CompiledKernel compiled = compile_kernel(turns, "sm_90");
+        CHECK_FALSE(compiled.resources.spills());
+      }
+      KernelConfig shared = family.default_config(layout, 4);
+      shared.set("PINGPONG", 2);
+      CHECK_THAT(family.check(shared).value_or(""), Contains("PINGPONG 2 needs a side read from registers"));
+    }
     if (std::string_view(name) == "tmawgmma") {  // tmatf32's align 1 is compiled below
       // The launch of an align-1 call finds its staged-copy kernel in the same cubin (loaded_kernel.cpp).
       const CompiledKernel unaligned = compile_kernel(family.default_config(Layout::NN, 1), "sm_90");

@@ -197,6 +197,14 @@ void check_family_on_special_values(std::string_view family_name) {
       copied.set("ACOPY", 2);
       configs.push_back(copied);
     }
+    // Two MMA warpgroups taking turns (PINGPONG 2, tiles of 64 rows on the side read from
+    // registers: B's for nn, A's otherwise): each redoes its own units, behind its own barrier.
+    if (family.name() == "tmawgmma" || family.name() == "tmatf32") {
+      KernelConfig turns = family.default_config(layout, family.alignments().front());
+      turns.set(layout == Layout::NN ? "BN" : "BM", 64);
+      turns.set("PINGPONG", 2);
+      configs.push_back(turns);
+    }
   }
   for (const KernelConfig& config : configs) {
     const Layout layout = config.layout;
