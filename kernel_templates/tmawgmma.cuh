@@ -210,6 +210,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   // 3xTF32: per transform warp, whether the stage's Y holds a tiny value (TinyValueScan).
   __shared__ unsigned y_tiny[PRODUCTS == 3 ? STAGES : 1][kTmaTransformThreads / 32];
   __shared__ int finishes_tile[MMA_GROUPS];  // last_to_arrive's answer, a word a tile's warpgroups
+  // PINGPONG 2: warpgroup g has waited for the stages of its unit's last STAGES k tiles (below).
+  __shared__ unsigned long long handed_over[2];
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
   // shared-memory addresses (32-bit, LDS/STS) rather than generic ones.
@@ -249,6 +251,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       // each other block too (the copy that refills it lands in all of them).
       mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
     }
+    if (TURNS) mbarrier_init(&handed_over[0], 128), mbarrier_init(&handed_over[1], 128);
     fence_mbarrier_init();
   }
   if (CLUSTER == 1) {
@@ -407,15 +410,29 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   float tile_sum[BS / 8][4];
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
+  // PINGPONG 2: the units this block has dealt, and how many of the other warpgroup's hand-overs
+  // this one has waited for.
   int turn = 0;
+  unsigned handovers_seen = 0;
   while (walk.next(unit)) {
-    if (TURNS && (turn++ & 1) != mma_group) {
-      // The other warpgroup's unit: its k tiles pass through the stages in order.
-      const int passed = stage + unit.k_end - unit.k_begin;
-      if ((passed / STAGES) & 1) phase ^= 1;
-      stage = passed % STAGES;
-      continue;
+    if (TURNS) {
+      const int this_turn = turn++;
+      if ((this_turn & 1) != mma_group) {
+        // The other warpgroup's unit: its k tiles pass through the stages in order.
+        const int passed = stage + unit.k_end - unit.k_begin;
+        if ((passed / STAGES) & 1) phase ^= 1;
+        stage = passed % STAGES;
+        continue;
+      }
+      // A stage's full (and ready) barrier tells its phases apart by parity alone, so its waiter
+      // may be at most one phase ahead of it. Having let the other unit's k tiles pass, this
+      // warpgroup waits until the other one has waited for the stages of that unit's last STAGES
+      // k tiles: every stage's previous use has then landed. (It also keeps the two taking turns.)
+      if (this_turn > 0) mbarrier_wait(&handed_over[1 - mma_group], handovers_seen++ & 1);
     }
+    // When this warpgroup hands over: once it has waited for this k tile's stage.
+    const int hand_over_at = max(unit.k_begin, unit.k_end - STAGES);
+    if (TURNS && unit.k_end <= unit.k_begin) mbarrier_arrive(&handed_over[mma_group]);  // an empty slice
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -435,6 +452,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
+      if (TURNS && kt == hand_over_at) mbarrier_arrive(&handed_over[mma_group]);
       const float* x = x_tile(stage);
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
