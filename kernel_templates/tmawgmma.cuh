@@ -379,11 +379,15 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const int rows_y = Roles::SWAP ? p.M : p.N;
   // PINGPONG 2: MMA warpgroup g computes units g, g + 2, g + 4, ... of the block's walk, each on
   // its own (a tile of 64 X rows), with its own named barrier (1 + g) and answer word; otherwise
-  // the warpgroups share every tile, barrier 1.
-  const int mma_group = TURNS ? (tid - kTmaCopyThreads) / 128 : 0;
-  const int ctid = tid - kTmaCopyThreads - 128 * mma_group;  // this thread among its tile's
-  const int consumer_barrier = 1 + mma_group;
-  int& finishes_this_tile = finishes_tile[mma_group];
+  // the warpgroups share every tile, barrier 1. g is read again where it is needed (asm volatile,
+  // as this_lanes_x_row below): kept live across the main loop, it made split-K tiles spill.
+  auto mma_group = [] {
+    if (!TURNS) return 0;
+    unsigned thread;
+    asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
+    return (static_cast<int>(thread) - kTmaCopyThreads) / 128;
+  };
+  const int ctid = tid - kTmaCopyThreads - 128 * mma_group();  // this thread among its tile's
   const int quad = lane % 4;
   // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
   // the compiler cannot merge with the first read) rather than keep the row live across the main
@@ -410,14 +414,12 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   float tile_sum[BS / 8][4];
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
-  // PINGPONG 2: the units this block has dealt, and how many of the other warpgroup's hand-overs
-  // this one has waited for.
-  int turn = 0;
-  unsigned handovers_seen = 0;
+  int turn = 0;  // PINGPONG 2: the units this block has dealt
   while (walk.next(unit)) {
     if (TURNS) {
       const int this_turn = turn++;
-      if ((this_turn & 1) != mma_group) {
+      const int g = mma_group();
+      if ((this_turn & 1) != g) {
         // The other warpgroup's unit: its k tiles pass through the stages in order.
         const int passed = stage + unit.k_end - unit.k_begin;
         if ((passed / STAGES) & 1) phase ^= 1;
@@ -428,11 +430,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       // may be at most one phase ahead of it. Having let the other unit's k tiles pass, this
       // warpgroup waits until the other one has waited for the stages of that unit's last STAGES
       // k tiles: every stage's previous use has then landed. (It also keeps the two taking turns.)
-      if (this_turn > 0) mbarrier_wait(&handed_over[1 - mma_group], handovers_seen++ & 1);
+      // The other's hand-over for turn t - 1 is its ((t - 2 + g) / 2)-th.
+      if (this_turn > 0) mbarrier_wait(&handed_over[1 - g], ((this_turn - 2 + g) / 2) & 1);
+      if (unit.k_end <= unit.k_begin) mbarrier_arrive(&handed_over[g]);  // an empty slice hands over at once
     }
-    // When this warpgroup hands over: once it has waited for this k tile's stage.
-    const int hand_over_at = max(unit.k_begin, unit.k_end - STAGES);
-    if (TURNS && unit.k_end <= unit.k_begin) mbarrier_arrive(&handed_over[mma_group]);  // an empty slice
 #pragma unroll
     for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
@@ -452,7 +453,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
-      if (TURNS && kt == hand_over_at) mbarrier_arrive(&handed_over[mma_group]);
+      // PINGPONG 2: hand over once this warpgroup has waited for one of the unit's last STAGES stages.
+      if (TURNS && kt == max(unit.k_begin, unit.k_end - STAGES)) mbarrier_arrive(&handed_over[mma_group()]);
       const float* x = x_tile(stage);
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
@@ -530,7 +532,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(consumer_barrier, CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
+    if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
         p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
@@ -582,16 +584,16 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         const int group_pieces = min(kPieceGroup, unit.pieces - group_first);
         unsigned* group_counter = reinterpret_cast<unsigned*>(counters) + schedule.tiles() +
                                   static_cast<long long>(unit.tile) * schedule.groups_a_tile() + group;
-        if (!last_to_arrive<CONSUMER_THREADS>(group_counter, group_pieces, ctid, consumer_barrier, finishes_this_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(group_counter, group_pieces, ctid, 1 + mma_group(), finishes_tile[mma_group()])) continue;
         // The group's sum replaces its first piece's, which nothing reads again.
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0 + group_first, group_pieces, 1, ctid);
 #pragma unroll
         for (int j = 0; j < BS / 8; ++j) store_slot<BR, BS, CONSUMER_THREADS>(slots, slot0 + group_first, j, ctid, tile_sum[j]);
         if (ctid == 0) *group_counter = 0u;  // for the next launch
-        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, groups, ctid, consumer_barrier, finishes_this_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, groups, ctid, 1 + mma_group(), finishes_tile[mma_group()])) continue;
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, groups, kPieceGroup, ctid);
       } else {
-        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, consumer_barrier, finishes_this_tile)) continue;
+        if (!last_to_arrive<CONSUMER_THREADS>(tile_counter, unit.pieces, ctid, 1 + mma_group(), finishes_tile[mma_group()])) continue;
         sum_slots<BR, BS, CONSUMER_THREADS>(tile_sum, slots, slot0, unit.pieces, 1, ctid);
       }
 #pragma unroll

@@ -80,6 +80,9 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, PINGPONG == kPingpongOff || (tmawgmma_rows_x(BM, BN, KL) == 64 && CLUSTER == 1),      \
        "PINGPONG 2 needs a side read from registers (BN for nn, BM otherwise) of 64, a tile a MMA "  \
        "warpgroup, and CLUSTER 1")                                                                     \
+  RULE(FAMILY, PINGPONG == kPingpongOff || tmawgmma_rows_y(BM, BN, KL) <= 128,                    \
+       "PINGPONG 2 needs a side read from shared memory of 64 or 128: with 256 it failed to launch "  \
+       "(unspecified launch failure) on an H100 from K = 6144 on, which is not understood")           \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")
