@@ -6,6 +6,7 @@
 #   GEMMTUNE_COMMIT=<hash> [STEPS="test tune bench overhead"] [TUNE_SHAPES=file] [TUNE_ARGS="..."]
 #     [TUNE_SECONDS=240] [TUNE_GPU=H200] [BENCH_SECONDS=180] [BUILD_TARGETS="gemmbench test_gpu_kernels ..."]
 #     [TEST_TIMEOUT=300] bash tools/gpu_run.sh [gemmbench arguments...]
+# STEPS="" (set, empty) only builds, for a call that runs the built binaries itself afterwards.
 # BUILD_TARGETS builds only those targets (and what they need) instead of everything; TEST_TIMEOUT
 # is ctest's limit a test, so that a kernel that hangs costs minutes, not the whole call.
 # GEMMTUNE_COMMIT names the tree in the tables: give the hash as the machine that sent the tree
@@ -50,7 +51,7 @@ OUT=${OUT:-/tmp/gemmtune-out}
 mkdir -p "$OUT"
 build=/tmp/gemmtune-build
 deps=/tmp/gemmtune-deps
-steps=" ${STEPS:-test tune bench overhead} "
+steps=" ${STEPS-test tune bench overhead} "  # unset: these; set and empty: build only
 started=$(date +%s)
 status() { echo "[gpu_run $(($(date +%s) - started))s] $*"; }
 wants() { [[ "$steps" == *" $1 "* ]]; }
