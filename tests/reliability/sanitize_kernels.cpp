@@ -29,6 +29,7 @@
 #include "nvrtc_compiler.hpp"
 #include "support/compile_in_parallel.hpp"
 #include "support/host_gemm.hpp"
+#include "support/tma_tile_sides.hpp"
 #include "tuning_db.hpp"
 #include "workspace.hpp"
 
@@ -112,13 +113,7 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
   for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
     for (KernelConfig config : bases) {
       config.layout = layout;
-      const bool tma = config.family == "tmawgmma" || config.family == "tmatf32";
-      if (layout != Layout::NN && tma && (config.get("BM") == 256 || config.get("PINGPONG") == 2)) {
-        const int bm = config.get("BM");  // the same sides, read the other way (A's side first)
-        config.set("BM", config.get("BN"));
-        config.set("BN", bm);
-      }
-      configs.push_back(config);
+      configs.push_back(testing::tma_sides_in_layout(config));
     }
   }
   configs.insert(configs.end(), tn_only.begin(), tn_only.end());

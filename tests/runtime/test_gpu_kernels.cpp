@@ -23,6 +23,7 @@
 #include "support/family_test_cases.hpp"
 #include "support/gpu_or_skip.hpp"
 #include "support/host_gemm.hpp"
+#include "support/tma_tile_sides.hpp"
 #include "workspace.hpp"
 
 namespace gemmtune {
@@ -126,7 +127,7 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 4}}));
   configs.push_back(variant("tmatf32", {{"SCHEDULE", 2}, {"SPLITK", 32}}));
   configs.push_back(variant("tmatf32", {{"BM", 64}, {"BN", 128}, {"SCHEDULE", 1}}));
-  // A 256-wide tile (the epilogue and the FFMA redo in passes; see wide_side_for), and clusters of
+  // A 256-wide tile (the epilogue and the FFMA redo in passes; see tma_sides_in_layout), and clusters of
   // two blocks sharing each Y tile (multicast copies, stages released across the cluster).
   configs.push_back(variant("tmatf32", {{"BM", 256}, {"STAGES", 2}}));
   configs.push_back(variant("tmatf32", {{"BM", 256}, {"STAGES", 2}, {"CLUSTER", 2}}));
@@ -138,7 +139,7 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmawgmma", {{"ACOPY", 2}, {"BM", 64}, {"BN", 64}, {"SCHEDULE", 3}}));
   configs.push_back(variant("tmatf32", {{"ACOPY", 2}}));
   // Two MMA warpgroups taking turns on tiles of 64 X rows (PINGPONG 2; written for nn, see
-  // wide_side_for): data-parallel, stream-K and split-K (each warpgroup its own arrival word),
+  // tma_sides_in_layout): data-parallel, stream-K and split-K (each warpgroup its own arrival word),
   // misaligned through the staged copies, tn from a transposed copy, and single-pass.
   configs.push_back(variant("tmawgmma", {{"PINGPONG", 2}, {"BN", 64}}));
   configs.push_back(variant("tmawgmma", {{"PINGPONG", 2}, {"BM", 64}, {"BN", 64}, {"SCHEDULE", 3}}));
@@ -150,22 +151,6 @@ std::vector<KernelConfig> configs_under_test() {
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
   return configs;
-}
-
-// A 256-wide tmatf32 tile is 256 on the side the MMA reads from shared memory, and a PINGPONG tile
-// 64 on the side read from registers: A's (BM) and B's (BN) for nn (and tn from a transposed copy
-// of A, which runs as nn), the other way round in the other layouts. `config` (written for nn) as
-// it is meant in its own layout.
-KernelConfig wide_side_for(KernelConfig config) {
-  const bool tma = config.family == "tmawgmma" || config.family == "tmatf32";
-  if (!tma) return config;
-  const bool runs_as_nn = config.layout == Layout::NN || (config.layout == Layout::TN && config.get("ACOPY") == 2);
-  if (!runs_as_nn && (config.get("BM") == 256 || config.get("PINGPONG") == 2)) {
-    const int bm = config.get("BM");
-    config.set("BM", config.get("BN"));
-    config.set("BN", bm);
-  }
-  return config;
 }
 
 // The configurations of `family` among configs_under_test(), each on kShapes in every layout and
@@ -187,7 +172,7 @@ void check_family_on_odd_sizes(std::string_view family_name) {
         KernelConfig config = base;
         config.layout = layout;
         config.align = align;
-        config = wide_side_for(config);
+        config = testing::tma_sides_in_layout(config);
         // A variant of one layout (ACOPY 2: tn) is left out of the others; any other refusal fails
         // in the compile below.
         const std::optional<std::string> refusal = family.check(config);
@@ -339,7 +324,7 @@ TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat
         config.set("SPLITK", c.splitk);
         config.set("CLUSTER", c.cluster);
         if (c.bm == 256 && layout == Layout::TN) config.set("STAGES", 2);  // its transposed copy
-        configs.push_back(wide_side_for(config));
+        configs.push_back(testing::tma_sides_in_layout(config));
       }
     }
   }
