@@ -15,14 +15,6 @@ __device__ __forceinline__ unsigned shared_address(const void* pointer) {
   return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
 }
 
-// A float from shared memory at a 32-bit shared-window address. Volatile, so that it stays after
-// the barrier waits before it (the compiler does not see this as a memory access).
-__device__ __forceinline__ float load_shared(unsigned address) {
-  float value;
-  asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(value) : "r"(address));
-  return value;
-}
-
 // An mbarrier whose phases complete after `arrivals` arrivals (and the bytes they announce).
 __device__ __forceinline__ void mbarrier_init(unsigned long long* barrier, unsigned arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(arrivals) : "memory");

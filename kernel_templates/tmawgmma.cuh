@@ -90,8 +90,8 @@ struct TmaOperandRoles {
 // the DRAM time of every block's C tile (128 x 256 floats on 132 SMs: 17 MB, 5 us at 3.35 TB/s)
 // against a large tile's k tile (about 0.5 us at the tensor cores' peak).
 constexpr int kTmaPrefetchCAhead = 8;
-constexpr bool kTf32StepsInFlight = true;  // A/B switch
-
+// Up to this many k tiles in a unit, the MMA warpgroups also ask for its C tile as the unit starts.
+constexpr int kTmaPrefetchCTiles = 4;
 
 // Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
 __device__ __forceinline__ constexpr int swizzled_offset(int row, int col) {
@@ -253,8 +253,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       mbarrier_init(&full[s], 1);
       mbarrier_init(&ready[s], kTmaTransformThreads);
       // Every MMA thread of this block releases the stage, and in a cluster one lane a MMA warp of
-      // each other block too (the copy that refills it lands in all of them).
-      mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
+      // each other block too (the copy that refills it lands in all of them); without a transform,
+      // the transform warps as well (below).
+      mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1) +
+                                   (TRANSFORM ? 0 : kTmaTransformThreads));
     }
     if (TURNS) mbarrier_init(&handed_over[0], 128), mbarrier_init(&handed_over[1], 128);
     fence_mbarrier_init();
@@ -322,7 +324,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     }
     // The transform warps. They also ask L2 for each unit's C tile once the unit's k tile
     // kTmaPrefetchCAhead from its end has landed, so that the epilogue reads C from L2 rather
-    // than DRAM; single-pass TF32 outside tn has nothing else for them to do.
+    // than DRAM; single-pass TF32 outside tn has nothing else for them to do. There they still
+    // wait for every stage and release it at once: a stage's barrier tells its phases apart by
+    // parity alone, and a waiter that nothing waits for could fall two phases behind and then
+    // wait for a phase that never comes.
     const int ttid = tid - 32;
     auto prefetch_c = [&](const WorkUnit& unit) {
       const GemmParams entry = batch_entry(p, unit.entry);
@@ -336,7 +341,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       const int prefetch_c_at = max(unit.k_begin, unit.k_end - kTmaPrefetchCAhead);
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         if (!TRANSFORM) {
-          if (kt == prefetch_c_at) mbarrier_wait(&full[stage], phase), prefetch_c(unit);
+          mbarrier_wait(&full[stage], phase);
+          mbarrier_arrive(&empty[stage]);
+          if (kt == prefetch_c_at) prefetch_c(unit);
           if (++stage == STAGES) stage = 0, phase ^= 1;
           continue;
         }
@@ -409,14 +416,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     return (static_cast<int>(thread) - kTmaCopyThreads) / 128;
   };
   const int ctid = tid - kTmaCopyThreads - 128 * mma_group();  // this thread among its tile's
-  // This lane's quad (lane % 4: the fragments' k and the accumulators' Y columns), read from the
-  // thread index where needed, as this_lanes_x_row below: kept live across the main loop, it was
-  // spilled on 256-wide tiles.
-  auto this_lanes_quad = [] {
-    unsigned thread;
-    asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
-    return static_cast<int>(thread % 4);
-  };
+  const int quad = lane % 4;
   // This lane's first row of X (and + 8). The epilogue reads threadIdx.x again (asm volatile, which
   // the compiler cannot merge with the first read) rather than keep the row live across the main
   // loop: kept, it was the value spilled when the MMA registers ran short.
@@ -426,24 +426,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int c = static_cast<int>(thread) - kTmaCopyThreads;
     return (TURNS ? 0 : c / 128 * 64) + c / 32 % 4 * 16 + c % 32 / 4;
   };
-  // Element e of this thread's fragment of k step s in a stage's X tile is X row x_row + e % 2 * 8,
-  // k 8 s + quad + e / 2 * 4 (wgmma's A fragment), at byte (x_lane ^ x_flip(s, e)) + x_step(s, e)
-  // from the tile's base. The 128-byte swizzle XORs bits 4-6 of an offset, where nothing else in
-  // these offsets has bits, so it is applied to the address itself, a LOP3 a load, rather than
-  // kept as 16 offsets in registers (which spilled with 256-wide tiles). X is stored R x K (nt:
-  // row r at 128 r bytes) or K x R in boxes of 32 rows (k row at 128 k bytes of its box); the
-  // thread's two rows share a box and the low 3 bits of their row.
-  const unsigned x_lane = [&] {
-    const int x_row = this_lanes_x_row();
-    const int quad = this_lanes_quad();
-    return static_cast<unsigned>(Roles::X_K_MAJOR ? 128 * x_row + ((x_row & 7) << 4) + 4 * quad
-                                                  : (x_row >> 5) * 4096 + 128 * quad +
-                                                        ((((x_row & 31) >> 2) ^ quad) << 4) + 4 * (x_row & 3));
-  }();
-  auto load_x = [&](const float* tile, int s, int e) {
-    const unsigned flip = Roles::X_K_MAJOR ? (2 * s + e / 2) << 4 : ((e % 2 * 2) ^ (e / 2 * 4)) << 4;
-    const unsigned step = Roles::X_K_MAJOR ? 1024 * (e % 2) : 1024 * s + 512 * (e / 2);
-    return load_shared(shared_address(tile) + ((x_lane ^ flip) + step));
+  const int x_row = this_lanes_x_row();
+  auto x_offset = [](int r, int k) {
+    return Roles::X_K_MAJOR ? swizzled_offset(r, k) : (r >> 5) * 1024 + swizzled_offset(k, r & 31);
   };
   float* counters = p.workspace;
   const long long counter_floats = schedule.counter_words();
@@ -455,8 +440,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   unsigned phase = 0;
   float acc[BS / 8][4];
   float tile_sum[BS / 8][4];
-  // X's fragments of a k tile: 3xTF32's big [0] and small [1] parts; single-pass TF32 uses [0].
-  unsigned x_frag[2][K_STEPS][4];
+  unsigned x_big[K_STEPS][4];
+  unsigned x_small[K_STEPS][4];
   int turn = 0;  // PINGPONG 2: the units this block has dealt
   while (walk.next(unit)) {
     if (TURNS) {
@@ -482,59 +467,45 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
     }
-    // Waits until k tile kt is in the current stage (and transformed).
-    auto wait_for_stage = [&](int kt) {
+    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
+    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
+      const GemmParams entry = batch_entry(p, unit.entry);
+      if (Roles::SWAP) {
+        prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, first_x_row(unit), ctid);
+      } else {
+        prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
+      }
+    }
+    TinyValueScan x_tiny;     // 3xTF32: tiny values among this thread's X ...
+    bool y_has_tiny = false;  // ... and among the unit's Y (the transform warps')
+    for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
       // PINGPONG 2: hand over once this warpgroup has waited for one of the unit's last STAGES stages.
       if (TURNS && kt == max(unit.k_begin, unit.k_end - STAGES)) mbarrier_arrive(&handed_over[mma_group()]);
-    };
-    // Each thread's own release orders its reads of the stage (the fragments) before the next
-    // copies and transform writes to it; one lane a warp tells the other blocks (a release of the
-    // whole warp's reads only through __syncwarp, which compute-sanitizer's racecheck does not
-    // follow: with that alone for this block too, it reported a race on the stage).
-    auto release_stage = [&](int released) {
-      mbarrier_arrive(&empty[released]);
-      if (CLUSTER > 1) {
-        __syncwarp();
-        if (lane == 0) {
-          const unsigned own = cluster_rank();
+      const float* x = x_tile(stage);
 #pragma unroll
-          for (unsigned block = 0; block < CLUSTER; ++block) {
-            if (block != own) mbarrier_arrive_cluster(&empty[released], block);
-          }
+      for (int s = 0; s < K_STEPS; ++s) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
+          x_big[s][e] = __float_as_uint(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v), x_tiny.see(v);
         }
       }
-    };
-    auto next_stage = [&] {
-      if (++stage == STAGES) stage = 0, phase ^= 1;
-    };
-    TinyValueScan x_tiny;     // 3xTF32: tiny values among this thread's X ...
-    bool y_has_tiny = false;  // ... and among the unit's Y (the transform warps')
-    if constexpr (PRODUCTS == 3) {
-      unsigned (&x_big)[K_STEPS][4] = x_frag[0];
-      unsigned (&x_small)[K_STEPS][4] = x_frag[1];
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        wait_for_stage(kt);
-        const float* x = x_tile(stage);
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const float v = load_x(x, s, e);
-            x_big[s][e] = __float_as_uint(v);
-            x_small[s][e] = tf32_small_part(v);
-            x_tiny.see(v);
-          }
-        }
+      if constexpr (PRODUCTS == 3) {
 #pragma unroll
         for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_tiny |= y_tiny[stage][w] != 0;
-        const float* big = y_big(stage);
-        const float* small = y_small(stage);
-        wgmma_fence();
+      }
+      const float* big = y_big(stage);
+      const float* small = y_small(stage);
+      wgmma_fence();
 #pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-          const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+      for (int s = 0; s < K_STEPS; ++s) {
+        const unsigned long long big_desc = wgmma_descriptor_swizzle128(big + 8 * s);
+        if constexpr (PRODUCTS == 1) {  // straight into the running sum
+          Wgmma<BS>::mma(acc, x_big[s], big_desc);
+        } else {
           const unsigned long long small_desc = wgmma_descriptor_swizzle128(small + 8 * s);
           if (s == 0) {
             Wgmma<BS>::mma_from_zero(tile_sum, x_small[s], big_desc);
@@ -544,98 +515,50 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
           Wgmma<BS>::mma(tile_sum, x_big[s], small_desc);
           Wgmma<BS>::mma(tile_sum, x_big[s], big_desc);
         }
-        wgmma_commit();
-        wgmma_wait_all();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) pin(x_big[s][e]), pin(x_small[s][e]);
-        }
-        release_stage(stage);
-#pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            pin(tile_sum[j][e]);
-            acc[j][e] += tile_sum[j][e];
-          }
-        }
-        next_stage();
       }
-    } else if (!kTf32StepsInFlight) {
-      unsigned (&frag)[K_STEPS][4] = x_frag[0];
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        wait_for_stage(kt);
-        const float* x = x_tile(stage);
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) frag[s][e] = __float_as_uint(load_x(x, s, e));
-        }
-        const float* big = y_big(stage);
-        wgmma_fence();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) Wgmma<BS>::mma(acc, frag[s], wgmma_descriptor_swizzle128(big + 8 * s));
-        wgmma_commit();
-        wgmma_wait_all();
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) pin(frag[s][e]);
-        }
-        release_stage(stage);
-#pragma unroll
-        for (int j = 0; j < BS / 8; ++j) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) pin(acc[j][e]);
-        }
-        next_stage();
-      }
-    } else {
-      // Single-pass TF32 sums straight into the accumulators, so nothing waits for a k step's
-      // wgmma but the load that reuses its fragment registers, a k tile later: each k step's
-      // wgmma is a group of its own and K_STEPS - 1 stay in flight while the next fragments are
-      // loaded and the next stage waited for; the tensor cores do not wait for this warpgroup's
-      // loads and barriers. (Two buffers of a whole tile's fragments spilled on 256-wide tiles.)
-      // A stage is released once the last wgmma that read it is done: during the next k tile.
-      unsigned (&frag)[K_STEPS][4] = x_frag[0];
-      int previous = -1;  // the stage of the k tile before, until it is released
-      for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        wait_for_stage(kt);
-        const float* x = x_tile(stage);
-        const float* big = y_big(stage);
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s) {
-          wgmma_wait_pending<K_STEPS - 1>();  // step s of the k tile before is done ...
-#pragma unroll
-          for (int e = 0; e < 4; ++e) pin(frag[s][e]);  // ... and with it its use of frag[s]
-          if (s == K_STEPS - 1 && previous >= 0) release_stage(previous);
-#pragma unroll
-          for (int e = 0; e < 4; ++e) frag[s][e] = __float_as_uint(load_x(x, s, e));
-          wgmma_fence();
-          Wgmma<BS>::mma(acc, frag[s], wgmma_descriptor_swizzle128(big + 8 * s));
-          wgmma_commit();
-        }
-        previous = stage;
-        next_stage();
-      }
+      wgmma_commit();
       wgmma_wait_all();
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) pin(frag[s][e]);
+        for (int e = 0; e < 4; ++e) {
+          pin(x_big[s][e]);
+          if (PRODUCTS == 3) pin(x_small[s][e]);
+        }
       }
-      if (previous >= 0) release_stage(previous);
+      // Each thread's own release orders its reads of the stage (the fragments) before the next
+      // copies and transform writes to it; one lane a warp tells the other blocks (a release of
+      // the whole warp's reads only through __syncwarp, which compute-sanitizer's racecheck does
+      // not follow: with that alone for this block too, it reported a race on the stage).
+      mbarrier_arrive(&empty[stage]);
+      if (CLUSTER > 1) {
+        __syncwarp();
+        if (lane == 0) {
+          const unsigned own = cluster_rank();
+#pragma unroll
+          for (unsigned block = 0; block < CLUSTER; ++block) {
+            if (block != own) mbarrier_arrive_cluster(&empty[stage], block);
+          }
+        }
+      }
 #pragma unroll
       for (int j = 0; j < BS / 8; ++j) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) pin(acc[j][e]);
+        for (int e = 0; e < 4; ++e) {
+          if (PRODUCTS == 3) {
+            pin(tile_sum[j][e]);
+            acc[j][e] += tile_sum[j][e];
+          } else {
+            pin(acc[j][e]);
+          }
+        }
       }
+      if (++stage == STAGES) stage = 0, phase ^= 1;
     }
 
     const GemmParams entry = batch_entry(p, unit.entry);  // this unit's A, B and C
     const int r_first = first_x_row(unit) + this_lanes_x_row();
-    const int s_first = unit.tile_s * BS + 2 * this_lanes_quad();
+    const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
     if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
         p.alpha != 0.0f) {
@@ -714,12 +637,13 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     // the stores before it, a DRAM latency an output pair. A pass's old values need 4 registers a
     // column group beside the accumulators, which a 256-wide tile cannot give all at once. Up to
     // 128 wide, one pass reads them into tile_sum, which is free here (a separate array made
-    // ptxas spill 3xTF32's 128 x 128 tiles); 256 wide, passes of 8 into their own array (tile_sum's
-    // elements, read pass by pass, spilled there).
+    // ptxas spill 3xTF32's 128 x 128 tiles); 256 wide, passes of 4 into their own array (tile_sum's
+    // elements, read pass by pass, spilled there; passes of 8 spilled the accumulators once the
+    // transform warps' C prefetch was added, and with it C comes from L2: a pass costs less).
     float* C = entry.C;
     auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
                                                        : C + static_cast<long long>(r) * p.ldc + s; };
-    constexpr int EPILOGUE_J = BS <= 128 ? BS / 8 : 8;
+    constexpr int EPILOGUE_J = BS <= 128 ? BS / 8 : 4;
 #pragma unroll
     for (int j0 = 0; j0 < BS / 8; j0 += EPILOGUE_J) {
       float pass_old[EPILOGUE_J][4];

@@ -136,11 +136,6 @@ struct Wgmma<256> {
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
-// Waits until at most N committed groups of wgmmas are still running (the newest N).
-template <int N>
-__device__ __forceinline__ void wgmma_wait_pending() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
 // Makes this thread's ordinary shared-memory stores visible to wgmma's reads (another proxy).
 __device__ __forceinline__ void fence_shared_for_wgmma() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 // Ties a register to this point of the program: the compiler sees wgmma as done when it is
