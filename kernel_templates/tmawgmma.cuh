@@ -85,12 +85,7 @@ struct TmaOperandRoles {
   static constexpr bool Y_TRANSPOSED = L == Layout::TN; // Y stored K x S: the transform transposes it
 };
 
-// A unit's C tile is requested from L2 this many k tiles before the unit ends (by the transform
-// warps, when that k tile lands, a few more before the MMA warpgroups reach it): of the order of
-// the DRAM time of every block's C tile (128 x 256 floats on 132 SMs: 17 MB, 5 us at 3.35 TB/s)
-// against a large tile's k tile (about 0.5 us at the tensor cores' peak).
-constexpr int kTmaPrefetchCAhead = 8;
-// Up to this many k tiles in a unit, the MMA warpgroups also ask for its C tile as the unit starts.
+// Up to this many k tiles in a unit, its C tile is requested from L2 as the unit starts.
 constexpr int kTmaPrefetchCTiles = 4;
 
 // Element (row, col) of a tile of 32-float rows in the 128-byte swizzle.
@@ -253,10 +248,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       mbarrier_init(&full[s], 1);
       mbarrier_init(&ready[s], kTmaTransformThreads);
       // Every MMA thread of this block releases the stage, and in a cluster one lane a MMA warp of
-      // each other block too (the copy that refills it lands in all of them); without a transform,
-      // the transform warps as well (below).
-      mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1) +
-                                   (TRANSFORM ? 0 : kTmaTransformThreads));
+      // each other block too (the copy that refills it lands in all of them).
+      mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
     }
     if (TURNS) mbarrier_init(&handed_over[0], 128), mbarrier_init(&handed_over[1], 128);
     fence_mbarrier_init();
@@ -322,33 +315,12 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       }
       return;
     }
-    // The transform warps. They also ask L2 for each unit's C tile once the unit's k tile
-    // kTmaPrefetchCAhead from its end has landed, so that the epilogue reads C from L2 rather
-    // than DRAM; single-pass TF32 outside tn has nothing else for them to do. There they still
-    // wait for every stage and release it at once: a stage's barrier tells its phases apart by
-    // parity alone, and a waiter that nothing waits for could fall two phases behind and then
-    // wait for a phase that never comes.
+    // The transform warps.
+    if (!TRANSFORM) return;
     const int ttid = tid - 32;
-    auto prefetch_c = [&](const WorkUnit& unit) {
-      const GemmParams entry = batch_entry(p, unit.entry);
-      if (Roles::SWAP) {
-        prefetch_c_tile<BS, BR, kTmaTransformThreads>(entry, unit.tile_s * BS, first_x_row(unit), ttid);
-      } else {
-        prefetch_c_tile<BR, BS, kTmaTransformThreads>(entry, first_x_row(unit), unit.tile_s * BS, ttid);
-      }
-    };
     while (walk.next(unit)) {
-      const int prefetch_c_at = max(unit.k_begin, unit.k_end - kTmaPrefetchCAhead);
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
-        if (!TRANSFORM) {
-          mbarrier_wait(&full[stage], phase);
-          mbarrier_arrive(&empty[stage]);
-          if (kt == prefetch_c_at) prefetch_c(unit);
-          if (++stage == STAGES) stage = 0, phase ^= 1;
-          continue;
-        }
         mbarrier_wait(&full[stage], phase);
-        if (kt == prefetch_c_at) prefetch_c(unit);
         TinyValueScan tiny;
         if (Roles::Y_TRANSPOSED) {
           // 4 x 4 blocks: four k rows of 4 s as copied, written as four s rows of 4 k.
@@ -637,13 +609,12 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     // the stores before it, a DRAM latency an output pair. A pass's old values need 4 registers a
     // column group beside the accumulators, which a 256-wide tile cannot give all at once. Up to
     // 128 wide, one pass reads them into tile_sum, which is free here (a separate array made
-    // ptxas spill 3xTF32's 128 x 128 tiles); 256 wide, passes of 4 into their own array (tile_sum's
-    // elements, read pass by pass, spilled there; passes of 8 spilled the accumulators once the
-    // transform warps' C prefetch was added, and with it C comes from L2: a pass costs less).
+    // ptxas spill 3xTF32's 128 x 128 tiles); 256 wide, passes of 8 into their own array (tile_sum's
+    // elements, read pass by pass, spilled there).
     float* C = entry.C;
     auto c_at = [&](int r, int s) { return Roles::SWAP ? C + static_cast<long long>(s) * p.ldc + r
                                                        : C + static_cast<long long>(r) * p.ldc + s; };
-    constexpr int EPILOGUE_J = BS <= 128 ? BS / 8 : 4;
+    constexpr int EPILOGUE_J = BS <= 128 ? BS / 8 : 8;
 #pragma unroll
     for (int j0 = 0; j0 < BS / 8; j0 += EPILOGUE_J) {
       float pass_old[EPILOGUE_J][4];
