@@ -427,10 +427,14 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         continue;
       }
       // A stage's full (and ready) barrier tells its phases apart by parity alone, so its waiter
-      // may be at most one phase ahead of it. Having let the other unit's k tiles pass, this
-      // warpgroup waits until the other one has waited for the stages of that unit's last STAGES
-      // k tiles: every stage's previous use has then landed. (It also keeps the two taking turns.)
-      // The other's hand-over for turn t - 1 is its ((t - 2 + g) / 2)-th.
+      // may be at most one phase ahead of it: waiting for use n + 1 of a stage whose use n has not
+      // landed returns at once. Having let the other unit's k tiles pass, this warpgroup waits
+      // until the other one has waited for that unit's last k tile, and so (in order) for every
+      // one of them: every stage's previous use has then landed. Handing over after the first of
+      // the last STAGES k tiles (as first written) is not enough: copies land in any order, and a
+      // later one of those may still be in flight when this warpgroup reaches its stage. (The
+      // hand-over also keeps the two taking turns.) The other's hand-over for turn t - 1 is its
+      // ((t - 2 + g) / 2)-th.
       if (this_turn > 0) mbarrier_wait(&handed_over[1 - g], ((this_turn - 2 + g) / 2) & 1);
       if (unit.k_end <= unit.k_begin) mbarrier_arrive(&handed_over[g]);  // an empty slice hands over at once
     }
@@ -453,8 +457,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
       if (TRANSFORM) mbarrier_wait(&ready[stage], phase);
-      // PINGPONG 2: hand over once this warpgroup has waited for one of the unit's last STAGES stages.
-      if (TURNS && kt == max(unit.k_begin, unit.k_end - STAGES)) mbarrier_arrive(&handed_over[mma_group()]);
+      // PINGPONG 2: hand over once this warpgroup has waited for the unit's last k tile.
+      if (TURNS && kt == unit.k_end - 1) mbarrier_arrive(&handed_over[mma_group()]);
       const float* x = x_tile(stage);
 #pragma unroll
       for (int s = 0; s < K_STEPS; ++s) {
