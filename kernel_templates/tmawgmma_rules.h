@@ -82,7 +82,8 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
        "warpgroup, and CLUSTER 1")                                                                     \
   RULE(FAMILY, PINGPONG == kPingpongOff || tmawgmma_rows_y(BM, BN, KL) <= 128,                    \
        "PINGPONG 2 needs a side read from shared memory of 64 or 128: with 256 it failed to launch "  \
-       "(unspecified launch failure) on an H100 from K = 6144 on, which is not understood")           \
+       "(unspecified launch failure) on an H100 from K = 6144 on, before the hand-over was mended; "  \
+       "refused until that is measured")                                                              \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")
