@@ -37,6 +37,9 @@
 #             only those)
 #   probe     bandwidth_probe (PROBE_ARGS): read and copy bandwidth of plain kernels, the ceiling
 #             for bandwidth-bound problems
+#   peer      CUTLASS's 3xTF32 GEMMs (.peer/cutlass_peer, built on the development machine and
+#             carried) on PEER_SHAPES (default bench/targets-h200.txt) for at most PEER_SECONDS
+#             (300), PEER_ARGS passed on: peer.md, peer.csv
 #   profile   Nsight Compute counters for each PROFILE_CASES entry, SHAPE=KERNEL with KERNEL cublas,
 #             cublas-tf32 (CUBLAS_COMPUTE_32F_FAST_TF32) or a kernel name (default nn:4096x4096x4096=cublas): profile.txt; PROFILE_METRICS:
 #             more ncu --metrics (e.g. regex:...stall...)
@@ -224,6 +227,26 @@ if wants probe; then
   timeout 120 "$build/bin/bandwidth_probe" ${PROBE_ARGS:-} > "$OUT/probe.md" 2>&1
   echo "bandwidth_probe exit $?" >> "$OUT/probe.md"
   summary+=(probe.md)
+fi
+
+if wants peer; then
+  # Built on the development machine (the GPU machine has no CUTLASS): see docs/performance.md,
+  # "The CUTLASS column". The binary travels in .peer/ (name .peer in the device call's carry).
+  status "CUTLASS peer"
+  if [ -x .peer/cutlass_peer ]; then
+    # It was linked against /usr/local/cuda/lib; the toolkit's libraries may sit elsewhere here.
+    for dir in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+      [ -d "$dir" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$dir"
+    done
+    # shellcheck disable=SC2086
+    timeout "${PEER_SECONDS:-300}" .peer/cutlass_peer --shapes "${PEER_SHAPES:-bench/targets-h200.txt}" \
+      --csv "$OUT/peer.csv" ${PEER_ARGS:-} > "$OUT/peer.md" 2> "$OUT/peer.log"
+    echo "cutlass_peer exit $?" >> "$OUT/peer.md"
+    grep -E "rror|WRONG" "$OUT/peer.log" | tail -10 >> "$OUT/peer.md"
+  else
+    echo "no .peer/cutlass_peer: build it here with -DGEMMTUNE_CUTLASS_DIR and carry .peer" > "$OUT/peer.md"
+  fi
+  summary+=(peer.md)
 fi
 
 if wants profile; then

@@ -61,22 +61,33 @@ TimingStats ProblemMeasurement::time_cublas(const TimingOptions& timing) {
 KernelMeasurement ProblemMeasurement::measure(const LoadedKernel& kernel, const TimingOptions& timing,
                                               const RepetitionPlan& plan) {
   Workspace workspace;
-  auto with_workspace = [&](GemmParams params) {
-    workspace.attach(kernel, params, stream_);
-    return params;
-  };
+  return measure_call(
+      [&](GemmParams params) {
+        workspace.attach(kernel, params, stream_);
+        kernel.launch(params, stream_);
+      },
+      find_family(kernel.config().family).precision(), timing, plan);
+}
+
+Comparison ProblemMeasurement::check_call(const CallLauncher& launch, Precision precision) {
+  launch(operands_.check_params(alpha_, beta_, stream_));
+  return against_fp64(operands_.check_output().data(), gemm_tolerance(precision, problem_.K));
+}
+
+KernelMeasurement ProblemMeasurement::measure_call(const CallLauncher& launch, Precision precision,
+                                                   const TimingOptions& timing, const RepetitionPlan& plan) {
   KernelMeasurement result;
   const auto check_started = std::chrono::steady_clock::now();
-  kernel.launch(with_workspace(operands_.check_params(alpha_, beta_, stream_)), stream_);
+  launch(operands_.check_params(alpha_, beta_, stream_));
   const float* output = operands_.check_output().data();
-  const double tolerance = gemm_tolerance(find_family(kernel.config().family).precision(), problem_.K);
+  const double tolerance = gemm_tolerance(precision, problem_.K);
   result.check = against_fp64(output, tolerance);
   result.against_cublas = against_pedantic(output, tolerance);
   const auto timing_started = std::chrono::steady_clock::now();
   result.check_seconds = std::chrono::duration<double>(timing_started - check_started).count();
   if (!result.check.passed) return result;
-  result.timing = time_launches([&](int i) { kernel.launch(with_workspace(operands_.params(i, alpha_, beta_)), stream_); },
-                                operands_.count(), stream_, timing, plan);
+  result.timing = time_launches([&](int i) { launch(operands_.params(i, alpha_, beta_)); }, operands_.count(), stream_,
+                                timing, plan);
   result.timing_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_started).count();
   return result;
 }

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -61,6 +62,17 @@ class ProblemMeasurement {
   // the probe as `plan` says, if given). Throws what a launch throws (Error for a refused launch,
   // CudaError).
   KernelMeasurement measure(const LoadedKernel& kernel, const TimingOptions& timing, const RepetitionPlan& plan = {});
+  // The same for any implementation of the call, such as a peer library's kernel: `launch(params)`
+  // enqueues one call on the measurement's stream with `params` (set 0's operands writing into
+  // the scratch C for the check, then each set's in turn); `precision` is its class, for the
+  // tolerance. Throws what `launch` throws.
+  using CallLauncher = std::function<void(const GemmParams&)>;
+  KernelMeasurement measure_call(const CallLauncher& launch, Precision precision, const TimingOptions& timing,
+                                 const RepetitionPlan& plan = {});
+  // The check alone, as measure_call makes it: for a second look after the timing (a call whose
+  // state is carried from one launch to the next, such as a workspace of flags, must still be right).
+  Comparison check_call(const CallLauncher& launch, Precision precision);
+  cudaStream_t stream() const { return stream_; }
 
  private:
   Problem problem_;
