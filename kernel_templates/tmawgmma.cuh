@@ -568,13 +568,13 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    bool tiny = false;
-    if constexpr (WATCH_IN_LOOP) tiny = x_tiny.found() || y_has_tiny;
+    bool scan_found_tiny = false;  // WATCH 2 (with WATCH 1, x_tiny and y_has_tiny tell)
     if constexpr (PRODUCTS == 3 && WATCH == kWatchByScan) {
       const unsigned* flags = reinterpret_cast<const unsigned*>(p.workspace + tmawgmma_tiny_flags_offset(schedule, BM, BN));
-      tiny = unit_touches_tiny<BR, BS, CONSUMER_THREADS>(flags, unit, first_x_row(unit), rows_x, rows_y, p.K, ctid);
+      scan_found_tiny = unit_touches_tiny<BR, BS, CONSUMER_THREADS>(flags, unit, first_x_row(unit), rows_x, rows_y, p.K, ctid);
     }
-    if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS, !all_finite(acc) || tiny) &&
+    if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS,
+                          !all_finite(acc) || x_tiny.found() || y_has_tiny || scan_found_tiny) &&
         p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
