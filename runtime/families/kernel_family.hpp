@@ -50,6 +50,7 @@ struct Prepass {
   const char* kernel = nullptr;     // its extern "C" symbol in the cubin
   LaunchShape shape{};
   long long workspace_offset = 0;   // floats into the workspace where it writes
+  double floats_read = 0;           // what it reads from memory, for the cost model
 };
 
 // The argument block of one launch, as the kernel takes it (one parameter, passed by value):

@@ -163,7 +163,8 @@ class TmaWgmmaFamily final : public KernelFamily {
     const long long flags = tiny_flags(c, problem);
     const unsigned blocks = static_cast<unsigned>(std::min<long long>(flags, 1 << 20));  // the kernel strides past
     return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0},
-                   tmawgmma_tiny_flags_offset(schedule(c, problem, device.sm_count), value(c, kBM), value(c, kBN))};
+                   tmawgmma_tiny_flags_offset(schedule(c, problem, device.sm_count), value(c, kBM), value(c, kBN)),
+                   (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
   }
 
   // X and Y as the kernel reads them (the layout it runs in: nn for ACOPY 2), and the flags.

@@ -126,6 +126,7 @@ TEST_CASE("tmawgmma's WATCH 2 plans its tiny-value scan: flags after the kernel'
       CHECK(std::string(prepass->kernel) == kTinyScanKernelName);
       CHECK(static_cast<long long>(prepass->shape.grid[0]) == flags);  // a block a flag
       CHECK(prepass->shape.block[0] == static_cast<unsigned>(kTinyScanThreads));
+      CHECK(prepass->floats_read == (1000.0 + 999.0) * 777.0);  // A and B, once
       // Where the plain kernel's own scratch (counters and partial sums) ends, rounded up to 128
       // bytes: where its staged copies would start.
       const long long scratch = static_cast<long long>(family.workspace_floats(plain, problem, h200));
