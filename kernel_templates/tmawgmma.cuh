@@ -71,6 +71,7 @@
 #include "special_values.cuh"
 #include "staged_copy.cuh"  // the aligned copies an ALIGN 1 call is served from
 #include "tile_schedule.h"
+#include "tiny_scan.cuh"  // WATCH 2's scan of A and B, launched before the GEMM
 #include "tma_params.h"
 #include "tmawgmma_rules.h"
 #include "wgmma_instructions.cuh"  // Wgmma<N> (A from registers, B by descriptor), wgmma_fence/commit/wait, pin
@@ -169,8 +170,35 @@ __device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots,
   }
 }
 
-template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int PINGPONG, Layout L,
-          int ALIGN>
+// WATCH 2: whether the tiny-value scan flagged a block of this unit's X rows [x_first, x_first +
+// BR), Y rows [unit.tile_s * BS, + BS) or k tiles (tiny_scan.h). The unit's threads share out its
+// flags (one load each for a 128 x 128 tile at K = 8192); the caller's named_barrier_any gathers
+// the answer. A cluster's block past X's rows reads only Y's.
+template <int BR, int BS, int CONSUMER_THREADS>
+__device__ __forceinline__ bool unit_touches_tiny(const unsigned* flags, const WorkUnit& unit, int x_first, int rows_x,
+                                                  int rows_y, int K, int ctid) {
+  const int k_first = unit.k_begin * kTmaTileK;
+  const int k_stop = min(K, unit.k_end * kTmaTileK);
+  if (k_stop <= k_first) return false;
+  const int k_block = k_first / kTinyScanK;
+  const int k_blocks = (k_stop - 1) / kTinyScanK - k_block + 1;
+  const int s_first = unit.tile_s * BS;
+  const int x_blocks = x_first < rows_x ? (min(rows_x, x_first + BR) - 1) / kTinyScanRows - x_first / kTinyScanRows + 1 : 0;
+  const int y_blocks = (min(rows_y, s_first + BS) - 1) / kTinyScanRows - s_first / kTinyScanRows + 1;
+  const unsigned* entry_flags = flags + unit.entry * tiny_flags_an_entry(rows_x, rows_y, K);
+  bool found = false;
+  for (int i = ctid; i < (x_blocks + y_blocks) * k_blocks; i += CONSUMER_THREADS) {
+    const int b = i / k_blocks;
+    const int k = k_block + i % k_blocks;
+    const long long at = b < x_blocks ? tiny_flag_index(0, x_first / kTinyScanRows + b, k, rows_x, K)
+                                      : tiny_flag_index(1, s_first / kTinyScanRows + b - x_blocks, k, rows_x, K);
+    found |= __ldcg(entry_flags + at) != 0u;
+  }
+  return found;
+}
+
+template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int PINGPONG, int WATCH,
+          Layout L, int ALIGN>
 __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
   constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
@@ -208,7 +236,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   __shared__ unsigned long long ready[STAGES];  // ... and its transform is written (TRANSFORM)
   __shared__ unsigned long long empty[STAGES];  // its readers are done with it
   // 3xTF32: per transform warp, whether the stage's Y holds a tiny value (TinyValueScan).
-  __shared__ unsigned y_tiny[PRODUCTS == 3 ? STAGES : 1][kTmaTransformThreads / 32];
+  constexpr bool WATCH_IN_LOOP = PRODUCTS == 3 && WATCH == kWatchInLoop;
+  __shared__ unsigned y_tiny[WATCH_IN_LOOP ? STAGES : 1][kTmaTransformThreads / 32];
   __shared__ int finishes_tile[MMA_GROUPS];  // last_to_arrive's answer, a word a tile's warpgroups
   // PINGPONG 2: warpgroup g has waited for the stages of its unit's last STAGES k tiles (below).
   __shared__ unsigned long long handed_over[2];
@@ -345,8 +374,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
                 *reinterpret_cast<uint4*>(&small[at]) =
                     make_uint4(tf32_small_part(v[0][ss]), tf32_small_part(v[1][ss]), tf32_small_part(v[2][ss]),
                                tf32_small_part(v[3][ss]));
+                if (WATCH_IN_LOOP) {
 #pragma unroll
-                for (int kk = 0; kk < 4; ++kk) tiny.see(v[kk][ss]);
+                  for (int kk = 0; kk < 4; ++kk) tiny.see(v[kk][ss]);
+                }
               }
             }
           }
@@ -357,11 +388,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
             const float4 v = copied[i];
             small[i] = make_uint4(tf32_small_part(v.x), tf32_small_part(v.y), tf32_small_part(v.z),
                                   tf32_small_part(v.w));
-            tiny.see(v.x), tiny.see(v.y), tiny.see(v.z), tiny.see(v.w);
+            if (WATCH_IN_LOOP) tiny.see(v.x), tiny.see(v.y), tiny.see(v.z), tiny.see(v.w);
           }
         }
         fence_shared_for_wgmma();  // the small (and big) parts are read by wgmma, another proxy
-        if constexpr (PRODUCTS == 3) {
+        if constexpr (WATCH_IN_LOOP) {
           const unsigned found = __any_sync(0xffffffffu, tiny.found());
           if (lane == 0) y_tiny[stage][warp - 1] = found;
         }
@@ -452,7 +483,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         prefetch_c_tile<BR, BS, CONSUMER_THREADS>(entry, first_x_row(unit), unit.tile_s * BS, ctid);
       }
     }
-    TinyValueScan x_tiny;     // 3xTF32: tiny values among this thread's X ...
+    TinyValueScan x_tiny;     // WATCH 1: tiny values among this thread's X ...
     bool y_has_tiny = false;  // ... and among the unit's Y (the transform warps')
     for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
       mbarrier_wait(&full[stage], phase);
@@ -466,10 +497,11 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
         for (int e = 0; e < 4; ++e) {
           const float v = x[x_offset(x_row + e % 2 * 8, 8 * s + quad + e / 2 * 4)];
           x_big[s][e] = __float_as_uint(v);
-          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v), x_tiny.see(v);
+          if (PRODUCTS == 3) x_small[s][e] = tf32_small_part(v);
+          if (WATCH_IN_LOOP) x_tiny.see(v);
         }
       }
-      if constexpr (PRODUCTS == 3) {
+      if constexpr (WATCH_IN_LOOP) {
 #pragma unroll
         for (int w = 0; w < kTmaTransformThreads / 32; ++w) y_has_tiny |= y_tiny[stage][w] != 0;
       }
@@ -536,7 +568,13 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     const int r_first = first_x_row(unit) + this_lanes_x_row();
     const int s_first = unit.tile_s * BS + 2 * quad;
     // Element e of acc[j]: X row r_first + e / 2 * 8, Y row s_first + 8 j + e % 2.
-    if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS, !all_finite(acc) || x_tiny.found() || y_has_tiny) &&
+    bool scan_found_tiny = false;  // WATCH 2 (with WATCH 1, x_tiny and y_has_tiny tell)
+    if constexpr (PRODUCTS == 3 && WATCH == kWatchByScan) {
+      const unsigned* flags = reinterpret_cast<const unsigned*>(p.workspace + tmawgmma_tiny_flags_offset(schedule, BM, BN));
+      scan_found_tiny = unit_touches_tiny<BR, BS, CONSUMER_THREADS>(flags, unit, first_x_row(unit), rows_x, rows_y, p.K, ctid);
+    }
+    if (named_barrier_any(1 + mma_group(), CONSUMER_THREADS,
+                          !all_finite(acc) || x_tiny.found() || y_has_tiny || scan_found_tiny) &&
         p.alpha != 0.0f) {
       // Infinities or NaNs in the sums: this unit's k range again, in IEEE FP32
       // (special_values.cuh). A 256-wide tile takes REDO_J column groups a pass over k: with all of
@@ -674,27 +712,27 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 // operands in, KL (tmawgmma_kernel_layout: nn for a tn call that reads a transposed copy of A).
 
 // 3xTF32: FP32-accurate (the fp32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, Layout L,
-          int ALIGN>
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, int WATCH,
+          Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 3;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, KL, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
-template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, Layout L,
-          int ALIGN>
+template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, int WATCH,
+          Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
     __cluster_dims__(CLUSTER, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 1;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
   constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, KL, ALIGN>(args);
 }
 
 }  // namespace gemmtune

@@ -1,11 +1,12 @@
 // The legality of a tmawgmma or tmatf32 configuration (tmawgmma.cuh), for the templates'
 // static_asserts and the host's check alike (family_rules.h says how), and the shape of a block
-// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY PINGPONG, the
+// both derive from it. Rules read BM BN STAGES SCHEDULE SPLITK CLUSTER ACOPY PINGPONG WATCH, the
 // call's layout L and the layout the kernel reads its operands in, KL (tmawgmma_kernel_layout),
 // ALIGN, SMEM_BYTES and PRODUCTS (3 for tmawgmma's 3xTF32, 1 for tmatf32's single pass).
 #pragma once
 
 #include "family_rules.h"
+#include "tile_schedule.h"
 
 namespace gemmtune {
 
@@ -19,6 +20,24 @@ constexpr int kTmaTransformThreads = 96;
 // the transform warps to transpose it every stage, nn's Y (A) is read as copied.
 constexpr int kAcopyAsStored = 1;
 constexpr int kAcopyTransposed = 2;
+
+// WATCH: how 3xTF32 learns which tiles touch a tiny value, whose small part the split loses
+// (special_values.cuh). 1: every value is watched in the main loop, X's by the MMA warpgroups and
+// Y's by the transform warps. 2: a scan of A and B before the GEMM (tiny_scan.cuh, launched by the
+// host) writes a flag a 64-row, 128-k block of each operand, and each work unit reads its own.
+// Single-pass TF32 keeps TF32's rounding and watches nothing.
+constexpr int kWatchInLoop = 1;
+constexpr int kWatchByScan = 2;
+
+// The kernel's own scratch in the workspace: [arrival counters][partial sums, a tile a slot]
+// (none for a schedule without partial tiles), then, from the next 128 bytes, WATCH 2's flags
+// (tiny_scan.h). Host and kernel place them by these (the kernel from its own schedule).
+GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_scratch_floats(const TileSchedule& s, int bm, int bn) {
+  return s.partial_slots() == 0 ? 0 : s.counter_words() + s.partial_slots() * bm * bn;
+}
+GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_tiny_flags_offset(const TileSchedule& s, int bm, int bn) {
+  return (tmawgmma_scratch_floats(s, bm, bn) + 31) / 32 * 32;
+}
 
 // The layout the kernel reads its operands in: the call's, or nn for a tn call with ACOPY 2.
 GEMMTUNE_HOST_DEVICE constexpr Layout tmawgmma_kernel_layout(Layout call_layout, int acopy) {
@@ -84,6 +103,9 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
        "PINGPONG 2 needs a side read from shared memory of 64 or 128: with 256 it failed to launch "  \
        "(unspecified launch failure) on an H100 from K = 6144 on, before the hand-over was mended; "  \
        "refused until that is measured")                                                              \
+  RULE(FAMILY, WATCH == kWatchInLoop || (WATCH == kWatchByScan && PRODUCTS == 3),                    \
+       "WATCH must be 1 (values watched in the main loop), or 2 for 3xTF32 (a scan of A and B before "  \
+       "the GEMM): single-pass TF32 watches nothing")                                                   \
   RULE(FAMILY, ALIGN == 4 || ALIGN == 1,                                                               \
        "ALIGN must be 4, or 1 (TMA reads 16-byte rows: ALIGN 1 reads aligned copies of A and B)")      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")

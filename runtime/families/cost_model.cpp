@@ -117,6 +117,15 @@ double staging_ms(const KernelConfig& config, const Problem& problem, const Devi
   return 2.0 * 4.0 * copied_floats / (device.dram_bandwidth_gbs * 1e6) + device.launch_overhead_ms;
 }
 
+// A kernel the configuration runs before its own (KernelFamily::prepass: tmawgmma's scan for
+// tiny values): its reads at DRAM bandwidth, and its launch.
+double prepass_ms(const KernelConfig& config, const Problem& problem, const DeviceModel& device) {
+  const std::optional<Prepass> prepass =
+      find_family(config.family).prepass(config, problem, DeviceTraits{device.sm_count, device.arch});
+  if (!prepass) return 0.0;
+  return 4.0 * prepass->floats_read / (device.dram_bandwidth_gbs * 1e6) + device.launch_overhead_ms;
+}
+
 }  // namespace
 
 CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, const DeviceModel& device) {
@@ -151,7 +160,7 @@ CostEstimate estimate_cost(const KernelConfig& config, const Problem& problem, c
                                 tile_traffic / (device.l2_bandwidth_gbs * 1e6));
 
   estimate.ms = std::max(estimate.compute_ms, estimate.memory_ms) + device.launch_overhead_ms +
-                staging_ms(config, problem, device);
+                staging_ms(config, problem, device) + prepass_ms(config, problem, device);
   return estimate;
 }
 

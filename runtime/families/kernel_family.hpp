@@ -43,6 +43,16 @@ struct LaunchShape {
   std::size_t dynamic_smem_bytes;
 };
 
+// A kernel of a configuration's own cubin that runs before it on every call, on the operands the
+// configuration reads (after any staged copies): tmawgmma's WATCH 2 scans A and B for tiny values
+// (kernel_templates/tiny_scan.cuh) into its workspace.
+struct Prepass {
+  const char* kernel = nullptr;     // its extern "C" symbol in the cubin
+  LaunchShape shape{};
+  long long workspace_offset = 0;   // floats into the workspace where it writes
+  double floats_read = 0;           // what it reads from memory, for the cost model
+};
+
 // The argument block of one launch, as the kernel takes it (one parameter, passed by value):
 // GemmParams for most families; a family whose kernel takes more (GemmParams and TMA
 // descriptors, say) fills it with its own struct in build_arguments.
@@ -169,6 +179,16 @@ class KernelFamily {
                                                              const DeviceTraits& /*device*/) const {
     return std::nullopt;
   }
+  // The kernel to launch before this configuration on `problem`, if any (Prepass). nullopt, the
+  // default: none. workspace_floats() counts what it writes.
+  virtual std::optional<Prepass> prepass(const KernelConfig& /*config*/, const Problem& /*problem*/,
+                                         const DeviceTraits& /*device*/) const {
+    return std::nullopt;
+  }
+  // The prepass's argument block for one call, `params` as the configuration's kernel gets them.
+  // Called for every launch, from any thread: it must not build strings or lock.
+  virtual void build_prepass_arguments(const KernelConfig& /*config*/, const GemmParams& /*params*/,
+                                       const Prepass& /*prepass*/, KernelArguments& /*out*/) const {}
   // The kernel's argument block for one call: GemmParams as given, unless the family's kernel
   // takes more. Called for every launch, from any thread: it must not build strings or lock.
   virtual void build_arguments(const KernelConfig& /*config*/, const GemmParams& params, KernelArguments& out) const {

@@ -3,6 +3,7 @@
 // (tmawgmma_rules.h, the list the templates assert), the persistent grid and workspace of its
 // tile schedule (tile_schedule.h, the same code the kernel runs), the tensor maps each call
 // needs, and what the cost model should know of a persistent kernel.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "kernel_family.hpp"
 #include "tensor_map.hpp"
 #include "tile_schedule.h"
+#include "tiny_scan.h"
 #include "tmawgmma_rules.h"
 #include "tma_params.h"
 
@@ -18,7 +20,7 @@ namespace {
 
 // The parameters, in the order params() declares them: the launch path reads them by position
 // (no name lookups on every call).
-enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong };
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong, kWatch };
 
 class TmaWgmmaFamily final : public KernelFamily {
  public:
@@ -43,7 +45,12 @@ class TmaWgmmaFamily final : public KernelFamily {
                 // Two MMA warpgroups taking turns, each on its own tile of 64 X rows
                 // (tmawgmma_rules.h), so that one's epilogue overlaps the other's main loop. Added
                 // after names were stored: left out of a name at 1. Not searched until measured.
-                {"PINGPONG", kPingpongOff, {kPingpongOff}, true}} {}
+                {"PINGPONG", kPingpongOff, {kPingpongOff}, true},
+                // How 3xTF32 finds the tiles that touch a tiny value (tmawgmma_rules.h): 2 scans A
+                // and B before the GEMM (tiny_scan.cuh) instead of watching every value in the
+                // main loop. Added after names were stored: left out of a name at 1. Not searched
+                // until measured.
+                {"WATCH", kWatchInLoop, {kWatchInLoop}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -150,6 +157,35 @@ class TmaWgmmaFamily final : public KernelFamily {
     return static_cast<std::size_t>(schedule(c, problem, device.sm_count).counter_words());
   }
 
+  // WATCH 2: the tiny-value scan, a block a flag, writing the flags after the kernel's scratch.
+  std::optional<Prepass> prepass(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    if (value(c, kWatch) != kWatchByScan) return std::nullopt;
+    const long long flags = tiny_flags(c, problem);
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(flags, 1 << 20));  // the kernel strides past
+    return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0},
+                   tmawgmma_tiny_flags_offset(schedule(c, problem, device.sm_count), value(c, kBM), value(c, kBN)),
+                   (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
+  }
+
+  // X and Y as the kernel reads them (the layout it runs in: nn for ACOPY 2), and the flags.
+  void build_prepass_arguments(const KernelConfig& c, const GemmParams& p, const Prepass& prepass,
+                               KernelArguments& out) const override {
+    const Layout layout = kernel_layout(c);
+    const MatrixView a = stored_a(layout, p);
+    const MatrixView b = stored_b(layout, p);
+    // A's rows are M; it is K-contiguous unless transposed. B's rows are N; K-contiguous when transposed.
+    const TinyScanOperand scan_a{a.base, a.ld, a.batch_stride, p.M, a_is_transposed(layout) ? 0 : 1};
+    const TinyScanOperand scan_b{b.base, b.ld, b.batch_stride, p.N, b_is_transposed(layout) ? 1 : 0};
+    TinyScanParams args{};
+    const bool b_is_x = layout == Layout::NN;  // tmawgmma.cuh's roles: X = op(B)^T for nn
+    args.operand[0] = b_is_x ? scan_b : scan_a;
+    args.operand[1] = b_is_x ? scan_a : scan_b;
+    args.flags = reinterpret_cast<unsigned*>(p.workspace + prepass.workspace_offset);
+    args.K = p.K;
+    args.entries = p.batch < 1 ? 1 : p.batch;
+    out.set(args);
+  }
+
   std::optional<StagedOperandLayout> operand_staging(const KernelConfig& c, const Problem& problem,
                                                      const DeviceTraits& device) const override {
     StagingRequest request;
@@ -248,7 +284,7 @@ class TmaWgmmaFamily final : public KernelFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
               SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy),
-              PINGPONG = value(c, kPingpong), ALIGN = c.align;
+              PINGPONG = value(c, kPingpong), WATCH = value(c, kWatch), ALIGN = c.align;
     const Layout L = c.layout;
     const Layout KL = tmawgmma_kernel_layout(L, ACOPY);
     const int PRODUCTS = products_;
@@ -276,8 +312,18 @@ class TmaWgmmaFamily final : public KernelFamily {
   // one tile each].
   std::size_t kernel_workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const {
     const TileSchedule s = schedule(c, problem, device.sm_count);
-    if (s.partial_slots() == 0) return 0;
-    return static_cast<std::size_t>(s.counter_words() + s.partial_slots() * value(c, kBM) * value(c, kBN));
+    if (value(c, kWatch) == kWatchByScan) {
+      return static_cast<std::size_t>(tmawgmma_tiny_flags_offset(s, value(c, kBM), value(c, kBN)) + tiny_flags(c, problem));
+    }
+    return static_cast<std::size_t>(tmawgmma_scratch_floats(s, value(c, kBM), value(c, kBN)));
+  }
+
+  // WATCH 2's flags (tiny_scan.h), a word each, for every entry of the call.
+  static long long tiny_flags(const KernelConfig& c, const Problem& problem) {
+    const Layout layout = kernel_layout(c);
+    const bool swap = layout == Layout::NN;
+    return tiny_flags_an_entry(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K) *
+           std::max(1, problem.batch);
   }
 
   // The schedule of the clusters (tmawgmma.cuh): units of CLUSTER X tiles, at most one cluster

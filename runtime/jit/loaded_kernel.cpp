@@ -29,10 +29,14 @@ LoadedKernel::LoadedKernel(KernelConfig config, const std::vector<char>& cubin,
 LaunchPlan LoadedKernel::plan(const Problem& problem) const {
   LaunchPlan plan{family_->launch_shape(config_, problem, device_), family_->workspace_floats(config_, problem, device_),
                   family_->workspace_counter_floats(config_, problem, device_),
-                  family_->operand_staging(config_, problem, device_)};
+                  family_->operand_staging(config_, problem, device_), nullptr,
+                  family_->prepass(config_, problem, device_)};
   if (plan.staging) {
     plan.staging_kernel = library_.kernel(kStagedCopyKernelName, name_ + "'s staged-copy kernel " + kStagedCopyKernelName +
                                                                      " (a cubin older than the staged copies?)");
+  }
+  if (plan.prepass) {
+    plan.prepass_kernel = library_.kernel(plan.prepass->kernel, name_ + "'s prepass kernel " + plan.prepass->kernel);
   }
   const unsigned threads = plan.shape.block[0] * plan.shape.block[1] * plan.shape.block[2];
   if (static_cast<int>(threads) > attributes_.maxThreadsPerBlock) {
@@ -55,26 +59,36 @@ void LoadedKernel::launch(const GemmParams& params, cudaStream_t stream) const {
   launch(call_plan, params, stream);
 }
 
-void LoadedKernel::launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const {
-  KernelArguments arguments;
-  if (plan.staging) {
-    GemmParams staged = params;
-    stage_operands(*plan.staging, plan.staging_kernel, config_.layout, staged, stream);
-    family_->build_arguments(config_, staged, arguments);
-  } else {
-    family_->build_arguments(config_, params, arguments);
-  }
+namespace {
+
+// Launches `kernel` with one argument block; the error's message (the kernel's role and name, the
+// call) is built only when the launch fails.
+void launch_with(cudaKernel_t kernel, const LaunchShape& shape, KernelArguments& arguments, cudaStream_t stream,
+                 const std::string& name, const char* role, const GemmParams& params, Layout layout) {
   void* argument_pointers[] = {arguments.bytes};
-  const LaunchShape& shape = plan.shape;
-  cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_),
-                                        dim3(shape.grid[0], shape.grid[1], shape.grid[2]),
+  cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(shape.grid[0], shape.grid[1], shape.grid[2]),
                                         dim3(shape.block[0], shape.block[1], shape.block[2]), argument_pointers,
                                         shape.dynamic_smem_bytes, stream);
   if (status == cudaSuccess) status = cudaGetLastError();
   if (status != cudaSuccess) {
-    throw CudaError(status, "cudaLaunchKernel", name_ + " on " + describe_call(params, config_.layout),
+    throw CudaError(status, "cudaLaunchKernel", std::string(role) + name + " on " + describe_call(params, layout),
                     std::source_location::current());
   }
+}
+
+}  // namespace
+
+void LoadedKernel::launch(const LaunchPlan& plan, const GemmParams& params, cudaStream_t stream) const {
+  GemmParams kernel_params = params;  // what the kernel reads: the staged copies, where there are
+  if (plan.staging) stage_operands(*plan.staging, plan.staging_kernel, config_.layout, kernel_params, stream);
+  KernelArguments arguments;
+  if (plan.prepass) {
+    family_->build_prepass_arguments(config_, kernel_params, *plan.prepass, arguments);
+    launch_with(plan.prepass_kernel, plan.prepass->shape, arguments, stream, name_, "the prepass of ", params,
+                config_.layout);
+  }
+  family_->build_arguments(config_, kernel_params, arguments);
+  launch_with(kernel_, plan.shape, arguments, stream, name_, "", params, config_.layout);
 }
 
 }  // namespace gemmtune

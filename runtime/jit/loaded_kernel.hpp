@@ -26,6 +26,9 @@ struct LaunchPlan {
   // by the staged-copy kernel of the same cubin (kernel_templates/staged_copy.cuh).
   std::optional<StagedOperandLayout> staging;
   cudaKernel_t staging_kernel = nullptr;
+  // Set when the family runs a kernel of the same cubin before this one (KernelFamily::prepass).
+  std::optional<Prepass> prepass;
+  cudaKernel_t prepass_kernel = nullptr;
 };
 
 class LoadedKernel {

@@ -52,7 +52,8 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
 // and wgmma split over K, tmawgmma and tmatf32 split over K, stream-K and in clusters of two, and
-// tmatf32's 256-wide tiles, two MMA warpgroups taking turns (PINGPONG 2), in the four layouts; and
+// tmatf32's 256-wide tiles, two MMA warpgroups taking turns (PINGPONG 2), tmawgmma's scan for tiny
+// values (WATCH 2), in the four layouts; and
 // tmawgmma's and tmatf32's tn from a transposed copy of A.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
@@ -96,6 +97,16 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         turns.set("SCHEDULE", 2);
         turns.set("SPLITK", 4);
         bases.push_back(turns);
+        // 3xTF32 told of tiny values by a scan before the GEMM (WATCH 2): the scan kernel, and
+        // the flags after split-K's partial sums.
+        if (family->name() == "tmawgmma") {
+          KernelConfig scanned = config;
+          scanned.set("WATCH", 2);
+          bases.push_back(scanned);
+          scanned.set("SCHEDULE", 2);
+          scanned.set("SPLITK", 4);
+          bases.push_back(scanned);
+        }
       }
       // tmatf32's 256-wide tiles, alone and in clusters (256 on A's side for nn, B's otherwise).
       if (family->name() == "tmatf32") {

@@ -10,6 +10,7 @@
 #include "kernel_name.hpp"
 #include "nvrtc_compiler.hpp"
 #include "staged_copy.h"
+#include "tiny_scan.h"
 #include "support/compile_in_parallel.hpp"
 #include "support/family_test_cases.hpp"
 
@@ -148,6 +149,28 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
       KernelConfig shared = family.default_config(layout, 4);
       shared.set("PINGPONG", 2);
       CHECK_THAT(family.check(shared).value_or(""), Contains("PINGPONG 2 needs a side read from registers"));
+    }
+    // 3xTF32 told of tiny values by a scan before the GEMM (WATCH 2): the scan kernel is in the
+    // cubin, which the launch finds by name (loaded_kernel.cpp); data-parallel and split-K in
+    // every layout without spills (nt's stream-K spills 4 bytes, as measured when written).
+    // Single-pass TF32 watches nothing and refuses it.
+    if (std::string_view(name) == "tmawgmma") {
+      for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+        for (auto [schedule, splitk, align] : {std::array{1, 1, 4}, {2, 4, 1}}) {
+          KernelConfig scanned = family.default_config(layout, align);
+          scanned.set("SCHEDULE", schedule);
+          scanned.set("SPLITK", splitk);
+          scanned.set("WATCH", 2);
+          INFO(kernel_name(scanned));
+          const CompiledKernel compiled = compile_kernel(scanned, "sm_90");
+          CHECK_FALSE(compiled.resources.spills());
+          CHECK(cubin_has_symbol(compiled.cubin, kTinyScanKernelName));
+        }
+      }
+    } else {
+      KernelConfig scanned = family.default_config(Layout::NN, 4);
+      scanned.set("WATCH", 2);
+      CHECK_THAT(family.check(scanned).value_or(""), Contains("WATCH must be 1"));
     }
     if (std::string_view(name) == "tmawgmma") {  // tmatf32's align 1 is compiled below
       // The launch of an align-1 call finds its staged-copy kernel in the same cubin (loaded_kernel.cpp).

@@ -99,6 +99,32 @@ testing::HostProblem problem_with_tiny_values(int M, int N, int K) {
   return p;
 }
 
+// Tiny values in one place only: A's rows 70-89 (in the second 64-row block) hold subnormals
+// (1e-39: TF32 keeps 7 of their bits) at k 260-269 (the third 128-k block) and zeros elsewhere,
+// against B's rows 260-269 times 1e15; B's columns 130-139 (the third block of N) hold them at k
+// 10-19 (the first), against A's columns 10-19 times 1e15. No other term hides them, so a kernel
+// told of tiny values by blocks (tmawgmma's WATCH 2) that reads another block's flag than the one
+// holding them leaves those outputs outside FP32's bound, as the tiny values above. Stream-K on
+// this shape gives units of one k tile, so the k blocks are told apart too.
+testing::HostProblem problem_with_a_tiny_block(int M, int N, int K) {
+  testing::HostProblem p = testing::make_host_problem(M, N, K, 34);
+  auto a = [&](int m, int k) -> float& { return p.a[static_cast<std::size_t>(m) * K + k]; };
+  auto b = [&](int k, int n) -> float& { return p.b[static_cast<std::size_t>(k) * N + n]; };
+  for (int k = 0; k < K; ++k) {
+    const bool a_block = k >= 260 && k < 270, b_block = k >= 10 && k < 20;
+    for (int m = 70; m < 90; ++m) a(m, k) = a_block ? a(m, k) * 1.0e-39f : 0.0f;
+    for (int n = 130; n < 140; ++n) b(k, n) = b_block ? b(k, n) * 1.0e-39f : 0.0f;
+    for (int n = 0; n < N; ++n) {
+      if (a_block && (n < 130 || n >= 140)) b(k, n) *= 1.0e15f;
+    }
+    for (int m = 0; m < M; ++m) {
+      if (b_block && (m < 70 || m >= 90)) a(m, k) *= 1.0e15f;
+    }
+  }
+  recompute_reference(p);
+  return p;
+}
+
 // Single-pass TF32 keeps the top 10 bits of an operand's FP32 fraction field: a subnormal keeps
 // fewer significant bits, up to 2^-136 from its value (the spacing of TF32's subnormals). The
 // sum over k of that times the other factor, for output (m, n): what the tf32 class may add to
@@ -170,8 +196,8 @@ void check_family_on_special_values(std::string_view family_name) {
   // 130 x 130: a 128 x 128 block lies inside the matrix, so that warptile's steady loop (no bounds
   // checks) runs too, for the tiles whose next stage is whole (K 50: 4 of 7 at BK 8).
   const testing::HostProblem problems[] = {problem_with_infinities(130, 130, 50), problem_with_extremes(130, 130, 50),
-                                           problem_with_tiny_values(130, 130, 50)};
-  const char* problem_names[] = {"infinities and NaNs", "extremes", "tiny values"};
+                                           problem_with_tiny_values(130, 130, 50), problem_with_a_tiny_block(200, 200, 300)};
+  const char* problem_names[] = {"infinities and NaNs", "extremes", "tiny values", "a block of tiny values"};
   // (alpha, beta): the ordinary cases, then alpha = 0 (A and B hold infinities and NaNs), then
   // NaN and infinite scalars.
   const std::pair<float, float> scalars[] = {{0.75f, 0.0f}, {0.75f, 0.5f}, {0.0f, 0.0f}, {0.0f, 0.5f},
@@ -196,6 +222,14 @@ void check_family_on_special_values(std::string_view family_name) {
       KernelConfig copied = family.default_config(layout, family.alignments().front());
       copied.set("ACOPY", 2);
       configs.push_back(copied);
+    }
+    // 3xTF32 told of tiny values by a scan of A and B before the GEMM (WATCH 2), not in its loop.
+    if (family.name() == "tmawgmma") {
+      KernelConfig scanned = family.default_config(layout, family.alignments().front());
+      scanned.set("WATCH", 2);
+      configs.push_back(scanned);
+      scanned.set("SCHEDULE", 3);
+      configs.push_back(scanned);
     }
     // Two MMA warpgroups taking turns (PINGPONG 2, tiles of 64 rows on the side read from
     // registers: B's for nn, A's otherwise): each redoes its own units, behind its own barrier.

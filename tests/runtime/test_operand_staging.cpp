@@ -6,6 +6,7 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "operand_staging.hpp"
+#include "tiny_scan.h"
 
 using namespace gemmtune;
 
@@ -96,4 +97,62 @@ TEST_CASE("tmawgmma's ACOPY 2 stages A's transposed copy for tn, aligned or not,
   CHECK(kernel_name(copied).find("_acopy2_") != std::string::npos);
   CHECK(kernel_name(family.default_config(Layout::TN, 4)).find("acopy") == std::string::npos);
   CHECK(parse_kernel_name(kernel_name(copied)) == copied);
+}
+
+TEST_CASE("tmawgmma's WATCH 2 plans its tiny-value scan: flags after the kernel's scratch, before any copies",
+          "[staging]") {
+  const KernelFamily& family = find_family("tmawgmma");
+  DeviceTraits h200;
+  h200.sm_count = 132;
+  // nn: X is B^T (N = 999 rows), Y is A (M = 1000 rows); K = 777 is 7 blocks of 128.
+  const Problem problem{Layout::NN, 1000, 999, 777};
+  const long long flags = (16 + 16) * 7;
+  CHECK(tiny_flags_an_entry(999, 1000, 777) == flags);
+  CHECK(tiny_flag_index(0, 15, 6, 999, 777) == 15 * 7 + 6);   // X's last block
+  CHECK(tiny_flag_index(1, 0, 0, 999, 777) == 16 * 7);        // Y's first
+  CHECK(tiny_flag_index(1, 15, 6, 999, 777) == flags - 1);    // Y's last
+  for (int align : {4, 1}) {
+    for (auto [schedule, splitk] : {std::pair{1, 1}, {2, 4}, {3, 1}}) {
+      KernelConfig plain = family.default_config(Layout::NN, align);
+      plain.set("SCHEDULE", schedule);
+      plain.set("SPLITK", splitk);
+      KernelConfig scanned = plain;
+      scanned.set("WATCH", 2);
+      REQUIRE_FALSE(family.check(scanned).has_value());
+      INFO(kernel_name(scanned));
+      CHECK_FALSE(family.prepass(plain, problem, h200).has_value());
+      const auto prepass = family.prepass(scanned, problem, h200);
+      REQUIRE(prepass.has_value());
+      CHECK(std::string(prepass->kernel) == kTinyScanKernelName);
+      CHECK(static_cast<long long>(prepass->shape.grid[0]) == flags);  // a block a flag
+      CHECK(prepass->shape.block[0] == static_cast<unsigned>(kTinyScanThreads));
+      CHECK(prepass->floats_read == (1000.0 + 999.0) * 777.0);  // A and B, once
+      // Where the plain kernel's own scratch (counters and partial sums) ends, rounded up to 128
+      // bytes: where its staged copies would start.
+      const long long scratch = static_cast<long long>(family.workspace_floats(plain, problem, h200));
+      CHECK(prepass->workspace_offset == (align == 4 ? (scratch + 31) / 32 * 32
+                                                     : family.operand_staging(plain, problem, h200)->a_offset));
+      if (align == 4) {
+        CHECK(family.workspace_floats(scanned, problem, h200) ==
+              static_cast<std::size_t>(prepass->workspace_offset + flags));
+      } else {  // the copies follow the flags
+        const auto staging = family.operand_staging(scanned, problem, h200);
+        REQUIRE(staging.has_value());
+        CHECK(staging->a_offset >= prepass->workspace_offset + flags);
+        CHECK(family.workspace_floats(scanned, problem, h200) == static_cast<std::size_t>(staging->end));
+      }
+      // The counters the workspace must zero are the plain kernel's: the scan writes every flag.
+      CHECK(family.workspace_counter_floats(scanned, problem, h200) ==
+            family.workspace_counter_floats(plain, problem, h200));
+    }
+  }
+  // A batch has flags an entry.
+  const Problem batched{Layout::NN, 128, 128, 128, 64};
+  KernelConfig scanned = family.default_config(Layout::NN, 4);
+  scanned.set("WATCH", 2);
+  CHECK(family.prepass(scanned, batched, h200)->shape.grid[0] == 64u * (2 + 2));
+  // Its name carries WATCH; the default's leaves it out.
+  CHECK(kernel_name(scanned).find("_watch2_") != std::string::npos);
+  CHECK(kernel_name(family.default_config(Layout::NN, 4)).find("watch") == std::string::npos);
+  CHECK(parse_kernel_name(kernel_name(scanned)) == scanned);
 }

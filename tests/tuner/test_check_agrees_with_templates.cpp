@@ -333,16 +333,17 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
     // at 128 x 128, more so for tn's transposed copy), SPLITK to none and one split. 192 and 256
     // break the rules of each side (registers: B's for nn, A's for tn; shared memory: the other);
     // CLUSTER 2 (not searched) breaks the schedule rule, and 3 is no cluster shape. PINGPONG 2 (not
-    // searched) is legal with 64 rows on the register side only, 3 never.
+    // searched) is legal with 64 rows on the register side only, 3 never. WATCH 2 (not searched) is
+    // legal for 3xTF32 only, 3 never.
     {"tmawgmma",
      {{{"BM", {96, 192, 256}}, {"BN", {96, 192, 256}}, {"STAGES", {1}}, {"SCHEDULE", {4}}, {"CLUSTER", {2, 3}},
-       {"ACOPY", {3}}, {"PINGPONG", {2, 3}}},
+       {"ACOPY", {3}}, {"PINGPONG", {2, 3}}, {"WATCH", {2, 3}}},
       {3},
       {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
       {Layout::NN, Layout::TN}}},
     {"tmatf32",
      {{{"BM", {96, 192}}, {"BN", {96, 192}}, {"STAGES", {1}}, {"SCHEDULE", {4}}, {"CLUSTER", {2, 3}},
-       {"PINGPONG", {2, 3}}},
+       {"PINGPONG", {2, 3}}, {"WATCH", {2}}},
       {3},
       {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
       {Layout::NN, Layout::TN}}},

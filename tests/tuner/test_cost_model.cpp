@@ -156,3 +156,13 @@ TEST_CASE("cost model: staged copies cost time: align 1's copies of A and B, ACO
     CHECK(copy_ms == Approx(2.0 * 4.0 * 4096 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
   }
 }
+
+TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch", "[cost]") {
+  const KernelFamily& family = find_family("tmawgmma");
+  const Problem square{Layout::NN, 4096, 4096, 4096};
+  KernelConfig scanned = family.default_config(Layout::NN, 4);
+  scanned.set("WATCH", 2);
+  // 2 x 4096^2 floats read (128 MiB at the model's 4.3 TB/s: 0.031 ms) and the launch (0.004 ms).
+  const double scan_ms = estimate_cost(scanned, square).ms - estimate_cost(family.default_config(Layout::NN, 4), square).ms;
+  CHECK(scan_ms == Approx(4.0 * 2 * 4096.0 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
+}

@@ -1,0 +1,42 @@
+// The tiny-value scan (tiny_scan.h): one block a flag, each block reading its 64 x 128 block of
+// X or Y with loads that run along the operand's stored rows (consecutive threads, consecutive
+// floats), watching each value as the GEMM's main loop would have (TinyValueScan), and writing its
+// flag whatever it found. One read of A and B (a 4096^3 call: 128 MB, ~35 us at the H200's
+// bandwidth) against two instructions a value in the MMA warpgroups' main loop, which measured
+// 8-14% of a 4096^3 call on an H100 (docs/performance.md).
+#pragma once
+
+#include "special_values.cuh"
+#include "tiny_scan.h"
+
+// Blocks walk the flags in strides of the grid; a flag is a block's, so __syncthreads_or is
+// reached by every thread of the block or by none.
+extern "C" __global__ void __launch_bounds__(gemmtune::kTinyScanThreads)
+    GEMMTUNE_TINY_SCAN_KERNEL(const gemmtune::TinyScanParams p) {
+  using namespace gemmtune;
+  const long long k_blocks = tiny_k_blocks(p.K);
+  const long long x_flags = tiny_row_blocks(p.operand[0].rows) * k_blocks;
+  const long long an_entry = tiny_flags_an_entry(p.operand[0].rows, p.operand[1].rows, p.K);
+  for (long long flag = blockIdx.x; flag < an_entry * p.entries; flag += gridDim.x) {
+    const long long entry = flag / an_entry;
+    const long long in_entry = flag - entry * an_entry;
+    const bool second = in_entry >= x_flags;
+    const TinyScanOperand op = second ? p.operand[1] : p.operand[0];  // selects, not indexed parameters
+    const long long block = second ? in_entry - x_flags : in_entry;
+    const int r0 = static_cast<int>(block / k_blocks) * kTinyScanRows;
+    const int k0 = static_cast<int>(block % k_blocks) * kTinyScanK;
+    const float* data = op.data + entry * op.batch_stride;
+    TinyValueScan tiny;
+#pragma unroll 8
+    for (int i = threadIdx.x; i < kTinyScanRows * kTinyScanK; i += kTinyScanThreads) {
+      // Along the stored row: k for a K-contiguous operand, the operand's rows otherwise.
+      const int r = r0 + (op.k_contiguous ? i / kTinyScanK : i % kTinyScanRows);
+      const int k = k0 + (op.k_contiguous ? i % kTinyScanK : i / kTinyScanRows);
+      if (r < op.rows && k < p.K) {
+        tiny.see(data[op.k_contiguous ? r * op.ld + k : k * op.ld + r]);
+      }
+    }
+    const int found = __syncthreads_or(tiny.found());
+    if (threadIdx.x == 0) p.flags[flag] = found ? 1u : 0u;
+  }
+}
