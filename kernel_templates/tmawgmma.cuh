@@ -239,7 +239,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   constexpr bool WATCH_IN_LOOP = PRODUCTS == 3 && WATCH == kWatchInLoop;
   __shared__ unsigned y_tiny[WATCH_IN_LOOP ? STAGES : 1][kTmaTransformThreads / 32];
   __shared__ int finishes_tile[MMA_GROUPS];  // last_to_arrive's answer, a word a tile's warpgroups
-  // PINGPONG 2: warpgroup g has waited for the stages of its unit's last STAGES k tiles (below).
+  // PINGPONG 2: warpgroup g has waited for the stage of its unit's last k tile (below).
   __shared__ unsigned long long handed_over[2];
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are

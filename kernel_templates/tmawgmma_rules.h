@@ -99,10 +99,6 @@ GEMMTUNE_HOST_DEVICE constexpr long long tmawgmma_smem_bytes(int bm, int bn, int
   RULE(FAMILY, PINGPONG == kPingpongOff || (tmawgmma_rows_x(BM, BN, KL) == 64 && CLUSTER == 1),      \
        "PINGPONG 2 needs a side read from registers (BN for nn, BM otherwise) of 64, a tile a MMA "  \
        "warpgroup, and CLUSTER 1")                                                                     \
-  RULE(FAMILY, PINGPONG == kPingpongOff || tmawgmma_rows_y(BM, BN, KL) <= 128,                    \
-       "PINGPONG 2 needs a side read from shared memory of 64 or 128: with 256 it failed to launch "  \
-       "(unspecified launch failure) on an H100 from K = 6144 on, before the hand-over was mended; "  \
-       "refused until that is measured")                                                              \
   RULE(FAMILY, WATCH == kWatchInLoop || (WATCH == kWatchByScan && PRODUCTS == 3),                    \
        "WATCH must be 1 (values watched in the main loop), or 2 for 3xTF32 (a scan of A and B before "  \
        "the GEMM): single-pass TF32 watches nothing")                                                   \

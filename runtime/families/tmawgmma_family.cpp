@@ -22,6 +22,18 @@ namespace {
 // (no name lookups on every call).
 enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong, kWatch };
 
+// The main loop without the tiny-value watch (WATCH 2), against with it: 1.072, the geometric
+// mean of the five large-problem pairs measured on an H100 (nn 4096^3 and 8192^3 with 3 and 4
+// stages, nt 4096^3: 1.03-1.11x the speed; bench/results/2026-12-07-h100-watch-scan.md). The scan's own
+// read and launch are the model's prepass, which is what makes small problems keep WATCH 1.
+constexpr double kWatchByScanGain = 1.072;
+
+// WATCH's searched values: both for 3xTF32, the in-loop watch only for single-pass TF32 (which
+// watches nothing, so WATCH 2 is refused there).
+std::vector<int> watch_values(int products) {
+  return products == 3 ? std::vector<int>{kWatchInLoop, kWatchByScan} : std::vector<int>{kWatchInLoop};
+}
+
 class TmaWgmmaFamily final : public KernelFamily {
  public:
   // products: 3 (3xTF32) or 1 (single-pass TF32).
@@ -48,9 +60,10 @@ class TmaWgmmaFamily final : public KernelFamily {
                 {"PINGPONG", kPingpongOff, {kPingpongOff}, true},
                 // How 3xTF32 finds the tiles that touch a tiny value (tmawgmma_rules.h): 2 scans A
                 // and B before the GEMM (tiny_scan.cuh) instead of watching every value in the
-                // main loop. Added after names were stored: left out of a name at 1. Not searched
-                // until measured.
-                {"WATCH", kWatchInLoop, {kWatchInLoop}, true}} {}
+                // main loop. Added after names were stored: left out of a name at 1. Searched for
+                // 3xTF32 (single-pass TF32 watches nothing): measured 3-10% faster on large
+                // problems, 6% slower at 1024^3 (bench/results/2026-12-07-h100-watch-scan.md).
+                {"WATCH", kWatchInLoop, watch_values(products), true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -247,9 +260,12 @@ class TmaWgmmaFamily final : public KernelFamily {
   // untuned calls went to wgmma's default (ranked 1.455 ms against 1.475 at 4096^3; wgmma runs
   // that problem in 1.75 ms, 2026-12-01-h200-targets-wgmma.md). So the model ranks ACOPY 2
   // below ACOPY 1 by its copy, and the tuner measures ACOPY 2 as a seed (search_seeds).
+  // WATCH 2 takes the tiny-value watch out of 3xTF32's main loop for a scan before it (charged by
+  // the model as a prepass): its loop is faster by kWatchByScanGain.
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
     traits.measured_fraction = products_ == 3 ? 1.8 : 3.0;
+    if (value(c, kWatch) == kWatchByScan) traits.measured_fraction *= kWatchByScanGain;
     traits.peak_factor = products_ == 3 ? 2.4 : 7.4;
     traits.tiles_in_smem = true;
     traits.vector_access = true;

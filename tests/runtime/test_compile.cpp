@@ -150,6 +150,17 @@ TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_9
       shared.set("PINGPONG", 2);
       CHECK_THAT(family.check(shared).value_or(""), Contains("PINGPONG 2 needs a side read from registers"));
     }
+    // Single-pass TF32 taking turns on 64 x 256 tiles (the side read from shared memory 256 wide),
+    // which failed to launch before the hand-over waited for the unit's last k tile: no spills.
+    if (std::string_view(name) == "tmatf32") {
+      KernelConfig wide = family.default_config(Layout::NN, 4);
+      wide.set("BM", 256);
+      wide.set("BN", 64);
+      wide.set("PINGPONG", 2);
+      INFO(kernel_name(wide));
+      REQUIRE_FALSE(family.check(wide).has_value());
+      CHECK_FALSE(compile_kernel(wide, "sm_90").resources.spills());
+    }
     // 3xTF32 told of tiny values by a scan before the GEMM (WATCH 2): the scan kernel is in the
     // cubin, which the launch finds by name (loaded_kernel.cpp); data-parallel and split-K in
     // every layout without spills (nt's stream-K spills 4 bytes, as measured when written).

@@ -147,6 +147,7 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmawgmma", {{"PINGPONG", 2}, {"BN", 64}, {"ACOPY", 2}}));
   configs.push_back(variant("tmatf32", {{"PINGPONG", 2}, {"BN", 64}}));
   configs.push_back(variant("tmatf32", {{"PINGPONG", 2}, {"BN", 64}, {"SCHEDULE", 3}}));
+  configs.push_back(variant("tmatf32", {{"PINGPONG", 2}, {"BM", 256}, {"BN", 64}}));
   // 3xTF32 told of tiny values by a scan of A and B before the GEMM (WATCH 2): its flags after
   // the partial sums of split-K and stream-K, through the staged copies (ALIGN 1, ACOPY 2).
   configs.push_back(variant("tmawgmma", {{"WATCH", 2}}));

@@ -157,12 +157,30 @@ TEST_CASE("cost model: staged copies cost time: align 1's copies of A and B, ACO
   }
 }
 
-TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch", "[cost]") {
+TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch, its loop runs faster", "[cost]") {
   const KernelFamily& family = find_family("tmawgmma");
-  const Problem square{Layout::NN, 4096, 4096, 4096};
   KernelConfig scanned = family.default_config(Layout::NN, 4);
   scanned.set("WATCH", 2);
-  // 2 x 4096^2 floats read (128 MiB at the model's 4.3 TB/s: 0.031 ms) and the launch (0.004 ms).
-  const double scan_ms = estimate_cost(scanned, square).ms - estimate_cost(family.default_config(Layout::NN, 4), square).ms;
+  const KernelConfig watched = family.default_config(Layout::NN, 4);
+  const Problem square{Layout::NN, 4096, 4096, 4096};
+  const CostEstimate with_watch = estimate_cost(watched, square);
+  const CostEstimate with_scan = estimate_cost(scanned, square);
+  REQUIRE(with_watch.compute_ms > with_watch.memory_ms);  // compute-bound: the loop's gain shows whole
+  // The loop without the watch: the measured 1.072x (tmawgmma_family.cpp, kWatchByScanGain).
+  CHECK(with_scan.compute_ms == Approx(with_watch.compute_ms / 1.072).epsilon(1e-6));
+  // Beside it, 2 x 4096^2 floats read (128 MiB at the model's 4.3 TB/s: 0.031 ms) and the launch (0.004 ms).
+  const double scan_ms = (with_scan.ms - with_scan.compute_ms) - (with_watch.ms - with_watch.compute_ms);
   CHECK(scan_ms == Approx(4.0 * 2 * 4096.0 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
+  // So the model ranks WATCH 2 first where the loop is long, and WATCH 1 where the scan's launch
+  // weighs more, as measured (bench/results/2026-12-07-h100-watch-scan.md).
+  CHECK(with_scan.ms < with_watch.ms);
+  const Problem small{Layout::NN, 1024, 1024, 1024};
+  CHECK(estimate_cost(scanned, small).ms > estimate_cost(watched, small).ms);
+  // Single-pass TF32 watches nothing: WATCH 2 is not among its searched values.
+  for (const ParamSpec& param : find_family("tmatf32").params()) {
+    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1});
+  }
+  for (const ParamSpec& param : family.params()) {
+    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
+  }
 }
