@@ -220,24 +220,14 @@ class Bench {
   tuner::DeviceCheck check_;  // compiled once: every problem's results are compared on the device
 };
 
-// Problems from --shape and --shapes; throws BadInput for a bad one.
+// Problems from --shape and --shapes; throws BadInput for a bad one, or for an unknown family.
 std::vector<Problem> collect_problems(const Options& options) {
-  std::vector<Problem> problems;
+  std::vector<Problem> problems = problems_from_arguments(options.shapes, options.shapes_file, options.layout);
   try {
-    const Layout default_layout = parse_layout(options.layout);
-    for (const std::string& text : options.shapes) problems.push_back(parse_problem(text, default_layout));
-    if (!options.shapes_file.empty()) {
-      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(shapes_file_path(options.shapes_file)).problems) {
-        problems.push_back(spec);
-      }
-    }
     for (const std::string& family : options.families) find_family(family);  // unknown: throws
-  } catch (const tuner::ShapesFileError& error) {
-    throw BadInput(error.what());
   } catch (const std::invalid_argument& error) {
     throw BadInput(error.what());
   }
-  if (problems.empty()) throw BadInput("no problem given: use --shape MxNxK or --shapes FILE");
   return problems;
 }
 
@@ -308,9 +298,7 @@ int run(const Options& options) {
   if (!options.csv_path.empty()) csv_file.emplace(options.csv_path);
   GT_CUDA(cudaSetDevice(device->index));
   std::cout << "# gemmbench\n\n"
-            << "- date: " << utc_date_time() << "\n- GPU: " << device->name << " (" << device->arch() << ", "
-            << device->sm_count << " SMs), driver " << cuda_version_string(device->driver_version)
-            << ", CUDA runtime " << cuda_version_string(device->runtime_version) << ", NVRTC " << nvrtc_version()
+            << "- date: " << utc_date_time() << "\n- GPU: " << describe_device(*device) << ", NVRTC " << nvrtc_version()
             << "\n- commit: " << build_commit() << "\n- alpha " << options.alpha << ", beta " << options.beta
             << "; median of timed runs (CUDA events) after warm-up, inputs rotated over more than 2x L2"
             << "\n- precision " << precision_name(options.precision) << ": the families it admits; cuBLAS timed as "

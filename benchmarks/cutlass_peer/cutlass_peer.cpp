@@ -27,7 +27,6 @@
 #include "precision.hpp"
 #include "problem.hpp"
 #include "shapes_argument.hpp"
-#include "shapes_file.hpp"
 #include "text.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -173,22 +172,9 @@ class PeerBench {
   std::vector<std::unique_ptr<peer::PeerKernel>> kernels_;
 };
 
+// Problems from --shape and --shapes; throws BadInput for a bad one, or a batch.
 std::vector<Problem> collect_problems(const Options& options) {
-  std::vector<Problem> problems;
-  try {
-    const Layout default_layout = parse_layout(options.layout);
-    for (const std::string& text : options.shapes) problems.push_back(parse_problem(text, default_layout));
-    if (!options.shapes_file.empty()) {
-      for (const tuner::ProblemSpec& spec : tuner::parse_shapes_file(shapes_file_path(options.shapes_file)).problems) {
-        problems.push_back(spec);
-      }
-    }
-  } catch (const tuner::ShapesFileError& error) {
-    throw BadInput(error.what());
-  } catch (const std::invalid_argument& error) {
-    throw BadInput(error.what());
-  }
-  if (problems.empty()) throw BadInput("no problem given: use --shape MxNxK or --shapes FILE");
+  std::vector<Problem> problems = problems_from_arguments(options.shapes, options.shapes_file, options.layout);
   for (const Problem& problem : problems) {
     if (problem.batch > 1) {
       throw BadInput("problem " + to_string(problem) + ": cutlass_peer times single GEMMs, not batches");
@@ -212,9 +198,7 @@ int run(const Options& options) {
   if (!options.csv_path.empty()) csv_file.emplace(options.csv_path);
   GT_CUDA(cudaSetDevice(device->index));
   std::cout << "# cutlass_peer\n\n"
-            << "- date: " << utc_date_time() << "\n- GPU: " << device->name << " (" << device->arch() << ", "
-            << device->sm_count << " SMs), driver " << cuda_version_string(device->driver_version)
-            << ", CUDA runtime " << cuda_version_string(device->runtime_version) << "\n- CUTLASS " << CUTLASS_MAJOR
+            << "- date: " << utc_date_time() << "\n- GPU: " << describe_device(*device) << "\n- CUTLASS " << CUTLASS_MAJOR
             << "." << CUTLASS_MINOR << "." << CUTLASS_PATCH
             << " 3xTF32 (SM80 mma.sync, OpMultiplyAddFastF32), its stream-K kernel run data-parallel, stream-K "
                "and split-K; gemmtune commit "

@@ -60,4 +60,9 @@ std::string cuda_version_string(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
+std::string describe_device(const DeviceInfo& device) {
+  return device.name + " (" + device.arch() + ", " + std::to_string(device.sm_count) + " SMs), driver " +
+         cuda_version_string(device.driver_version) + ", CUDA runtime " + cuda_version_string(device.runtime_version);
+}
+
 }  // namespace gemmtune

@@ -43,5 +43,7 @@ std::optional<DeviceInfo> first_device(std::string* why_none = nullptr);
 
 // "13.0" from 13000.
 std::string cuda_version_string(int version);
+// "NVIDIA H200 (sm_90, 132 SMs), driver 13.0, CUDA runtime 13.0": the GPU line of a results table's header.
+std::string describe_device(const DeviceInfo& device);
 
 }  // namespace gemmtune
