@@ -114,9 +114,14 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   // K far deeper than M and N (64x64x65536): the default's data-parallel 128x128 tiles would give
   // one SM all the work; this split of K over 64x64 tiles won that problem on the H200
-  // (2026-12-02-h200-tuning-cost-and-untuned.md).
+  // (2026-12-02-h200-tuning-cost-and-untuned.md). And for 3xTF32, the default with WATCH 2, which
+  // the cost model ranks first where the main loop is long enough to repay the scan (measured
+  // 3-10% faster on large problems, 6% slower at 1024^3: 2026-12-07-h100-watch-scan.md).
   std::vector<std::vector<std::pair<std::string, int>>> shape_defaults() const override {
-    return {{{"BM", 64}, {"BN", 64}, {"STAGES", 6}, {"SCHEDULE", static_cast<int>(Schedule::SplitK)}, {"SPLITK", 128}}};
+    std::vector<std::vector<std::pair<std::string, int>>> defaults = {
+        {{"BM", 64}, {"BN", 64}, {"STAGES", 6}, {"SCHEDULE", static_cast<int>(Schedule::SplitK)}, {"SPLITK", 128}}};
+    if (products_ == 3) defaults.push_back({{"WATCH", kWatchByScan}});
+    return defaults;
   }
 
   // tn from a transposed copy of A (ACOPY 2), measured first beside the default: the cost model
