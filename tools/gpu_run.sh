@@ -21,7 +21,7 @@
 #             GPU_TESTS='special values*,*: tmawgmma' (a binary with none of them is passed by).
 #             Catch 2's wildcards work only at a pattern's ends: 'special values*: tmatf32'
 #             matches nothing (write '*IEEE arithmetic gives them: tmatf32').
-#   tune      tune TUNE_SHAPES (default examples/shapes.txt) for at most TUNE_SECONDS
+#   tune      tune TUNE_SHAPES (default examples/shapes.txt) with --time-limit TUNE_SECONDS
 #   (tune and classes start from an empty database unless KEEP_DB=1, which resumes the last one)
 #   classes   tune TUNE_SHAPES once for each precision class in CLASSES (default "strict fp32 tf32"),
 #             into one database (winners are per class), each for at most TUNE_SECONDS: tune-CLASS.md,
@@ -127,6 +127,9 @@ if wants gputests; then
 fi
 
 db=/tmp/gemmtune-tuned.db
+# tune stops itself at --time-limit TUNE_SECONDS and still writes its table (the problems it cut or
+# did not start say so); `timeout` only guards against a hang, with room for the compiles in flight.
+tune_guard() { echo $(( ${TUNE_SECONDS:-240} + 120 )); }
 # A fresh database each call, unless KEEP_DB=1: then a later call on the same warm machine resumes
 # what an earlier one's timeout cut short (tune skips what is stored).
 fresh_db() { [ "${KEEP_DB:-0}" = 1 ] || rm -f "$db" "$db-wal" "$db-shm"; }
@@ -136,7 +139,7 @@ if wants tune; then
   # The table goes to tune.md, the logs to tune.log. Each problem's winner is logged (at info, so
   # not with --quiet) as the problem ends, so a run cut short still reports what it finished.
   # shellcheck disable=SC2086
-  timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu "${TUNE_GPU:-H200}" --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
+  timeout "$(tune_guard)" "$build/bin/tune" --time-limit "${TUNE_SECONDS:-240}s" --gpu "${TUNE_GPU:-H200}" --shapes "${TUNE_SHAPES:-examples/shapes.txt}" \
     --db "$db" ${TUNE_ARGS:-} > "$OUT/tune.md" 2> "$OUT/tune.log"
   echo "tune exit $?" >> "$OUT/tune.md"
   grep -E "winner|no candidate|rror" "$OUT/tune.log" | tail -25 >> "$OUT/tune.md"
@@ -158,12 +161,12 @@ if wants classes; then
   for class in ${CLASSES:-strict fp32 tf32}; do
     status "tuning, precision $class"
     # shellcheck disable=SC2086
-    timeout "${TUNE_SECONDS:-240}" "$build/bin/tune" --gpu "${TUNE_GPU:-H200}" --precision "$class" \
+    timeout "$(tune_guard)" "$build/bin/tune" --time-limit "${TUNE_SECONDS:-240}s" --gpu "${TUNE_GPU:-H200}" --precision "$class" \
       --shapes "${TUNE_SHAPES:-examples/shapes.txt}" --db "$db" ${TUNE_ARGS:-} > "$OUT/tune-$class.md" 2> "$OUT/tune-$class.log"
     tune_exit=$?
     echo "tune exit $tune_exit" >> "$OUT/tune-$class.md"
     if [ "$tune_exit" = 124 ]; then  # the table is written whole or not at all: say what to do
-      echo "cut short after TUNE_SECONDS=${TUNE_SECONDS:-240}: what it measured is in the database; KEEP_DB=1 on the next call (same warm machine) resumes" >> "$OUT/tune-$class.md"
+      echo "killed $(tune_guard) s in, past its --time-limit: what it measured is in the database; KEEP_DB=1 on the next call (same warm machine) resumes" >> "$OUT/tune-$class.md"
     fi
     grep -E "no candidate|rror" "$OUT/tune-$class.log" | tail -10 >> "$OUT/tune-$class.md"
     summary+=("tune-$class.md")

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -54,6 +55,24 @@ tuner::Budget parse_budget(const std::string& text) {
   else if (unit == "m") budget.max_seconds = 60 * value;
   else throw CLI::ValidationError("--budget", "unknown unit '" + unit + "' (use s or m)");
   return budget;
+}
+
+// --time-limit: "600", "600s", "10m", "1.5h" -> seconds. Throws CLI::ValidationError otherwise.
+double parse_time_limit(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError("--time-limit", "'" + text + "' is not a time (600, 600s, 10m, 1.5h)");
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (scale == 0) throw CLI::ValidationError("--time-limit", "unknown unit '" + unit + "' (use s, m or h)");
+  if (!(value > 0) || !std::isfinite(value)) {
+    throw CLI::ValidationError("--time-limit", "'" + text + "' must be a positive time");
+  }
+  return value * scale;
 }
 
 // More compile processes than this many a core only wait for one another (and a typo such as
@@ -106,6 +125,11 @@ int tune_main(int argc, char** argv) {
                  "Per problem: a number of candidates (120) or a time (90s, 15m; a dry run's compiling); default: "
                  "the strategy's own (guided: a quarter of the space, at most 300, and 20 to 60 where the nearest "
                  "tuned problems agree on a winner; exhaustive: all; random: all, in random order)");
+  std::string time_limit_text;
+  app.add_option("--time-limit", time_limit_text,
+                 "A limit on the whole run (600, 600s, 10m, 1.5h), counted once the GPU and the database are open: "
+                 "past it no problem starts and the search in progress stops; the report lists what was tuned and "
+                 "what was cut or not started, and a later run on the same database resumes them (not with --dry-run)");
   app.add_option("--jobs", options.jobs,
                  "Compile worker processes (default: the number of cores; at most " + std::to_string(kMaxJobsPerCore) +
                      " a core: " + std::to_string(kMaxJobsPerCore * cores) + " here)")
@@ -162,6 +186,10 @@ int tune_main(int argc, char** argv) {
 
   try {
     if (!budget_text.empty()) options.budget = parse_budget(budget_text);
+    if (!time_limit_text.empty()) {
+      if (options.dry_run) throw CLI::ValidationError("--time-limit", "is for measuring; a dry run's --budget takes a time");
+      options.time_limit_seconds = parse_time_limit(time_limit_text);
+    }
     if (options.dry_run && options.arch.empty()) throw CLI::ValidationError("--dry-run", "needs --arch (e.g. sm_90)");
     if (options.list_only && !options.dry_run) throw CLI::ValidationError("--list", "needs --dry-run and --arch");
     if (!options.dry_run && options.gpu.empty()) throw CLI::ValidationError("--gpu", "is required (unless --dry-run)");

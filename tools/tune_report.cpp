@@ -55,6 +55,28 @@ std::string device_shares_text(const tuner::RunReport& run) {
   return text;
 }
 
+// What --time-limit did to a problem, as the CSV and the JSON name it: "", "cut" or "not_started".
+std::string_view time_limit_name(tuner::TimeLimitEffect effect) {
+  switch (effect) {
+    case tuner::TimeLimitEffect::None: return "";
+    case tuner::TimeLimitEffect::Cut: return "cut";
+    case tuner::TimeLimitEffect::NotStarted: return "not_started";
+  }
+  return "";
+}
+
+// "--time-limit reached: 2 problem(s) not tuned, 1 cut short; ...", or nothing.
+std::string time_limit_text(const tuner::RunReport& run) {
+  std::size_t cut = 0, not_started = 0;
+  for (const tuner::ProblemReport& p : run.problems) {
+    if (p.time_limit == tuner::TimeLimitEffect::Cut) ++cut;
+    if (p.time_limit == tuner::TimeLimitEffect::NotStarted) ++not_started;
+  }
+  if (cut + not_started == 0) return {};
+  return "--time-limit reached: " + std::to_string(not_started) + " problem(s) not tuned, " + std::to_string(cut) +
+         " cut short; what was measured is in the database, and a run on it with the same shapes resumes them";
+}
+
 // "; 12 known to fail or spill, not compiled again", or nothing.
 std::string known_failures_text(const tuner::RunReport& run) {
   if (run.compiles_avoided == 0) return {};
@@ -110,19 +132,26 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
   TextTable table(std::move(columns));
   for (const tuner::ProblemReport& p : run.problems) {
     const ProblemFigures f = figures(p);
+    const bool not_started = p.time_limit == tuner::TimeLimitEffect::NotStarted;
     std::vector<std::string> row{
-        to_string(p.problem), p.winner ? p.winner->kernel_name : "(none: every candidate failed)",
+        to_string(p.problem),
+        p.winner ? p.winner->kernel_name
+        : not_started ? "(not tuned: --time-limit reached)"
+        : p.time_limit == tuner::TimeLimitEffect::Cut ? "(none: --time-limit reached before a result)"
+                                                       : "(none: every candidate failed)",
         p.winner ? p.winner->kernel_precision : "-", f.ms ? fixed(*f.ms, 4) : "-", f.tflops ? fixed(*f.tflops, 2) : "-",
         p.winner && p.winner->fp64_error ? scientific(*p.winner->fp64_error, 1) : "-",
         f.cublas_ms ? fixed(*f.cublas_ms, 4) : "-", f.cublas_tflops ? fixed(*f.cublas_tflops, 2) : "-",
         f.speedup ? fixed(*f.speedup, 3) + "x" : "-", fixed(p.seconds, 1),
         std::to_string(p.measured) + "/" + std::to_string(p.resumed) + "/" + std::to_string(p.failed) + " of " +
             std::to_string(p.space) +
-            (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "")};
+            (p.pruned ? " (" + std::to_string(p.pruned) + " known to spill or fail left out)" : "") +
+            (p.time_limit == tuner::TimeLimitEffect::Cut ? " (search cut by --time-limit)" : "")};
     if (on_several_gpus(run)) row.insert(row.begin() + 1, std::to_string(p.device_index));
     table.add_row(std::move(row));
   }
   table.print_markdown(out);
+  if (const std::string limited = time_limit_text(run); !limited.empty()) out << "\n" << limited << "\n";
   if (on_several_gpus(run)) out << "\nper GPU: " << device_shares_text(run) << "\n";
   out << "\n" << run.cubins_compiled << " cubins compiled by " << options.jobs << " worker process(es), "
       << run.cubins_reused << " reused from the database; " << run.worker_restarts
@@ -136,7 +165,7 @@ void write_table(std::ostream& out, const tuner::RunReport& run, const tuner::Tu
 void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precision) {
   std::vector<TextTable::Column> columns{"problem", "layout", "m", "n", "k", "batch", "precision", "winner",
                                          "winner_precision", "ms", "tflops", "fp64_error", "cublas_ms", "cublas_tflops",
-                                         "speedup", "tuning_s", "measured", "resumed", "failed", "space"};
+                                         "speedup", "tuning_s", "measured", "resumed", "failed", "space", "time_limit"};
   if (on_several_gpus(run)) columns.emplace_back("device");
   TextTable table(std::move(columns));
   for (const tuner::ProblemReport& p : run.problems) {
@@ -148,7 +177,7 @@ void write_csv(std::ostream& out, const tuner::RunReport& run, Precision precisi
         p.winner ? p.winner->kernel_precision : "", csv_number(f.ms), csv_number(f.tflops),
         csv_number(p.winner ? p.winner->fp64_error : std::nullopt), csv_number(f.cublas_ms), csv_number(f.cublas_tflops),
         csv_number(f.speedup), csv_number(p.seconds), std::to_string(p.measured), std::to_string(p.resumed),
-        std::to_string(p.failed), std::to_string(p.space)};
+        std::to_string(p.failed), std::to_string(p.space), std::string(time_limit_name(p.time_limit))};
     if (on_several_gpus(run)) row.push_back(std::to_string(p.device_index));
     table.add_row(std::move(row));
   }
@@ -178,7 +207,9 @@ void write_json(std::ostream& out, const tuner::RunReport& run, const tuner::Tun
                         {"resumed", p.resumed},
                         {"failed", p.failed},
                         {"space", p.space},
-                        {"pruned", p.pruned}});
+                        {"pruned", p.pruned},
+                        {"time_limit", p.time_limit == tuner::TimeLimitEffect::None ? json(nullptr)
+                                                                                    : json(time_limit_name(p.time_limit))}});
     if (on_several_gpus(run)) problems.back()["device"] = p.device_index;
   }
   json report = {{"gpu", run.gpu_name},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -56,6 +57,9 @@ class ProblemTuner {
       : options_(options), db_(db), measurer_(measurer), pool_(pool), device_(device), gpu_id_(gpu_id),
         gpu_key_(gpu_key), run_id_(std::move(run_id)), run_(run), records_(db, device.arch()) {}
 
+  // The run's --time-limit, on monotonic_seconds()'s clock (infinity: none).
+  void set_deadline(double deadline) { deadline_ = deadline; }
+
   // tick(done, planned, resumed, message), as Progress has them.
   ProblemReport tune(const Problem& problem,
                      const std::function<void(std::size_t, std::size_t, std::size_t, const std::string&)>& tick) {
@@ -63,6 +67,10 @@ class ProblemTuner {
     ProblemReport report;
     report.problem = problem;
     report.device_index = device_.index;
+    if (past_deadline()) {
+      report.time_limit = TimeLimitEffect::NotStarted;
+      return report;
+    }
     const std::int64_t problem_id = db_.upsert_problem(to_row(problem));
     auto measuring_started = SteadyClock::now();
     const TimingStats cublas = measurer_.set_problem(problem, options_.precision);
@@ -119,6 +127,13 @@ class ProblemTuner {
       tick(strategy->reported_count(), strategy->planned_count(), report.resumed, message);
     };
     while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
+      if (past_deadline()) {
+        // --time-limit: nothing more is handed out or measured; the compiles in flight are still
+        // collected below (their cubins are stored for a later run).
+        if (!search_over) report.time_limit = TimeLimitEffect::Cut;
+        search_over = true;
+        ready.clear();
+      }
       // Keep the compile workers busy, a little ahead of the measurements.
       while (!search_over && pool_.has_idle_worker() && ready.size() < 2 * static_cast<std::size_t>(pool_.workers())) {
         std::optional<KernelConfig> config = strategy->next();
@@ -175,6 +190,7 @@ class ProblemTuner {
           finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
         }
       }
+      if (past_deadline()) ready.clear();
       if (ready.empty()) {
         tick(strategy->reported_count(), strategy->planned_count(), report.resumed, "");  // time passes
         continue;
@@ -219,6 +235,8 @@ class ProblemTuner {
   }
 
  private:
+  bool past_deadline() const { return monotonic_seconds() >= deadline_; }
+
   // The classes of kernels this run's class admits, as stored.
   std::vector<std::string> admitted_classes() const {
     std::vector<std::string> names;
@@ -274,6 +292,7 @@ class ProblemTuner {
   cache::GpuKey gpu_key_;
   std::string run_id_;
   RunReport& run_;
+  double deadline_ = std::numeric_limits<double>::infinity();
   CompileRecords records_;
 };
 
@@ -348,12 +367,16 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
                problems.size(), device.name, device.arch(), device.sm_count, several_gpus_text(devices),
                precision_name(options.precision), options.db_path, options.strategy, pool.workers());
   const std::string run_id = new_run_id();
+  // --time-limit counts from here: the GPUs are chosen and the database is open.
+  const double deadline = options.time_limit_seconds ? monotonic_seconds() + *options.time_limit_seconds
+                                                     : std::numeric_limits<double>::infinity();
   std::vector<RunReport> counts(devices.size());  // each tuner's own, summed below
   std::vector<std::unique_ptr<ProblemTuner>> tuners;
   for (std::size_t slot = 0; slot < devices.size(); ++slot) {
     tuners.push_back(std::make_unique<ProblemTuner>(options, connections[slot], *measurers[slot],
                                                     CompileClient(pool, slot), devices[slot], gpu_id, gpu_key, run_id,
                                                     counts[slot]));
+    tuners.back()->set_deadline(deadline);
     run.devices.push_back(DeviceShare{devices[slot].index, devices[slot].name});
   }
   const bool several = devices.size() > 1;
@@ -370,6 +393,14 @@ RunReport run_tuning(const TuneOptions& options, const std::vector<ProblemSpec>&
     };
     ProblemReport done = tuners[slot]->tune(problem, tick);
     const std::string where = several ? " on GPU " + std::to_string(devices[slot].index) : "";
+    if (done.time_limit == TimeLimitEffect::NotStarted) {
+      spdlog::warn("{}: not tuned: --time-limit reached before it started", to_string(problem));
+      reports[i] = std::move(done);
+      return;
+    }
+    if (done.time_limit == TimeLimitEffect::Cut) {
+      spdlog::warn("{}: search cut by --time-limit after {} candidate(s)", to_string(problem), done.candidates);
+    }
     if (done.winner) {  // logged as each problem ends, so a run cut short still shows its results
       spdlog::info("{}: winner {} {:.4f} ms, cuBLAS {:.4f} ms ({:.3f}x), {:.1f} s{}", to_string(problem),
                    done.winner->kernel_name, done.winner->median_ms, done.cublas_ms,

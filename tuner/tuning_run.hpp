@@ -41,6 +41,17 @@ struct TuneOptions {
   Precision precision = Precision::Fp32;
   TimingOptions timing{10.0, 60.0, 5, 200};
   double timeout_floor_seconds = 10;  // a candidate gets at least this long before it is killed
+  // --time-limit: seconds the whole run may take. Past it no problem starts, the search in
+  // progress stops handing out candidates and measures none of those still waiting, and the
+  // report says which problems were cut or not started (a later run on the database resumes them).
+  std::optional<double> time_limit_seconds;
+};
+
+// What --time-limit did to a problem.
+enum class TimeLimitEffect {
+  None,        // tuned as the budget allowed
+  Cut,         // its search stopped at the limit: the winner is the best measured so far
+  NotStarted,  // the limit had passed before it started
 };
 
 struct ProblemReport {
@@ -55,6 +66,7 @@ struct ProblemReport {
   std::size_t space = 0;
   std::size_t pruned = 0;         // left out of the space: known or predicted to fail or spill
   int device_index = -1;          // the GPU it was measured on (CUDA's index); -1 in a dry run
+  TimeLimitEffect time_limit = TimeLimitEffect::None;
 };
 
 // What one measuring process of a run (one for each GPU --devices names, in that order) did.

@@ -287,7 +287,7 @@ void expect_refused(const KernelFamily& family, const std::vector<KernelConfig>&
 struct Extras {
   std::map<std::string, std::vector<int>> values;
   std::vector<int> aligns;
-  std::map<std::string, std::vector<int>> narrowed;
+  std::map<std::string, std::vector<int>> narrowed = {};
   std::vector<Layout> layouts = {Layout::NN};
 };
 
