@@ -53,13 +53,15 @@ def _shapes_text(problems: Iterable[Problem]) -> str:
 
 
 def tune(problems: Union[os.PathLike, str, Iterable[Problem]], db: os.PathLike | str = "tuned.db", gpu: str = "any", *,
-         strategy: Optional[str] = None, budget: Union[int, str, None] = None, families: Optional[Sequence[str]] = None,
+         strategy: Optional[str] = None, budget: Union[int, str, None] = None,
+         time_limit: Union[int, float, str, None] = None, families: Optional[Sequence[str]] = None,
          jobs: Optional[int] = None, retune: bool = False, dry_run: bool = False, arch: Optional[str] = None,
          extra_args: Sequence[str] = (), tune_binary: Optional[os.PathLike | str] = None) -> dict:
     """Tunes `problems` (a shapes file's path, or a list of problems in the shapes file's grammar:
     strings or (M, N, K[, layout]) tuples) into the database `db` on the GPU whose name contains
     `gpu` ("any": the first); with dry_run=True, compiles for `arch` without a GPU. The other
-    arguments are tune's flags. Returns tune's JSON report (``tune --format json``: the run and one
+    arguments are tune's flags (time_limit: --time-limit, seconds or a text such as "10m"; the
+    report's problems then say "cut" or "not_started" in their "time_limit"). Returns tune's JSON report (``tune --format json``: the run and one
     entry a problem, docs/cli.md). Raises TuneError when tune exits with 2 or 3."""
     command = [find_tune(tune_binary), "--db", os.fspath(db), "--format", "json", "-q"]
     if isinstance(problems, (str, os.PathLike)):
@@ -72,7 +74,7 @@ def tune(problems: Union[os.PathLike, str, Iterable[Problem]], db: os.PathLike |
         command += ["--dry-run"] + (["--arch", arch] if arch else [])
     else:
         command += ["--gpu", gpu]
-    for flag, value in (("--strategy", strategy), ("--budget", budget), ("--jobs", jobs)):
+    for flag, value in (("--strategy", strategy), ("--budget", budget), ("--time-limit", time_limit), ("--jobs", jobs)):
         if value is not None:
             command += [flag, str(value)]
     if families:

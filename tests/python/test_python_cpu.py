@@ -221,6 +221,12 @@ class Tune(unittest.TestCase):
             self.assertGreater(report["cubins_compiled"], 0)
             self.assertTrue(os.path.exists(db))
 
+    def test_time_limit_goes_to_tune_which_refuses_it_on_a_dry_run(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with self.assertRaises(gemmtune.TuneError) as raised:
+                gemmtune.tune(["64 64 64"], db=os.path.join(folder, "t.db"), dry_run=True, arch="sm_90", time_limit="10m")
+            self.assertIn("--time-limit", str(raised.exception))
+
     def test_bad_problem_is_a_tune_error_naming_the_line(self):
         with tempfile.TemporaryDirectory() as folder:
             with self.assertRaises(gemmtune.TuneError) as raised:
