@@ -128,9 +128,10 @@ class ProblemTuner {
     };
     while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
       if (past_deadline()) {
-        // --time-limit: nothing more is handed out or measured; the compiles in flight are still
-        // collected below (their cubins are stored for a later run).
-        if (!search_over) report.time_limit = TimeLimitEffect::Cut;
+        // --time-limit: nothing more is handed out or measured (the loop runs only while something
+        // is left: the search, compiles in flight or compiled candidates); the compiles in flight
+        // are still collected below, their cubins stored for a later run.
+        report.time_limit = TimeLimitEffect::Cut;
         search_over = true;
         ready.clear();
       }
