@@ -36,17 +36,27 @@
 namespace gemmtune {
 namespace {
 
-// "120" -> 120 candidates; "90s", "15m" -> seconds. Throws CLI::ValidationError otherwise.
-tuner::Budget parse_budget(const std::string& text) {
-  tuner::Budget budget;
+// A number and the unit written after it: "90s" -> 90, "s". Throws CLI::ValidationError for
+// `option` when the text does not start with a number, saying it is not `expected`.
+struct NumberWithUnit {
+  double value;
+  std::string unit;
+};
+NumberWithUnit split_number(const std::string& text, const std::string& option, const std::string& expected) {
   std::size_t used = 0;
   double value = 0;
   try {
     value = std::stod(text, &used);
   } catch (const std::exception&) {
-    throw CLI::ValidationError("--budget", "'" + text + "' is not a count (120) or a time (90s, 15m)");
+    throw CLI::ValidationError(option, "'" + text + "' is not " + expected);
   }
-  const std::string unit = text.substr(used);
+  return {value, text.substr(used)};
+}
+
+// "120" -> 120 candidates; "90s", "15m" -> seconds. Throws CLI::ValidationError otherwise.
+tuner::Budget parse_budget(const std::string& text) {
+  tuner::Budget budget;
+  const auto [value, unit] = split_number(text, "--budget", "a count (120) or a time (90s, 15m)");
   if (!(value > 0) || (unit.empty() && value != static_cast<double>(static_cast<long long>(value)))) {
     throw CLI::ValidationError("--budget", "'" + text + "' must be a positive whole count or a time");
   }
@@ -59,14 +69,7 @@ tuner::Budget parse_budget(const std::string& text) {
 
 // --time-limit: "600", "600s", "10m", "1.5h" -> seconds. Throws CLI::ValidationError otherwise.
 double parse_time_limit(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    throw CLI::ValidationError("--time-limit", "'" + text + "' is not a time (600, 600s, 10m, 1.5h)");
-  }
-  const std::string unit = text.substr(used);
+  const auto [value, unit] = split_number(text, "--time-limit", "a time (600, 600s, 10m, 1.5h)");
   const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
   if (scale == 0) throw CLI::ValidationError("--time-limit", "unknown unit '" + unit + "' (use s, m or h)");
   if (!(value > 0) || !std::isfinite(value)) {

@@ -78,11 +78,8 @@ KernelMeasurement ProblemMeasurement::measure_call(const CallLauncher& launch, P
                                                    const TimingOptions& timing, const RepetitionPlan& plan) {
   KernelMeasurement result;
   const auto check_started = std::chrono::steady_clock::now();
-  launch(operands_.check_params(alpha_, beta_, stream_));
-  const float* output = operands_.check_output().data();
-  const double tolerance = gemm_tolerance(precision, problem_.K);
-  result.check = against_fp64(output, tolerance);
-  result.against_cublas = against_pedantic(output, tolerance);
+  result.check = check_call(launch, precision);
+  result.against_cublas = against_pedantic(operands_.check_output().data(), gemm_tolerance(precision, problem_.K));
   const auto timing_started = std::chrono::steady_clock::now();
   result.check_seconds = std::chrono::duration<double>(timing_started - check_started).count();
   if (!result.check.passed) return result;

@@ -72,7 +72,6 @@ class ProblemMeasurement {
   // The check alone, as measure_call makes it: for a second look after the timing (a call whose
   // state is carried from one launch to the next, such as a workspace of flags, must still be right).
   Comparison check_call(const CallLauncher& launch, Precision precision);
-  cudaStream_t stream() const { return stream_; }
 
  private:
   Problem problem_;

@@ -126,15 +126,17 @@ class ProblemTuner {
       strategy->report(config, result);
       tick(strategy->reported_count(), strategy->planned_count(), report.resumed, message);
     };
+    // --time-limit: past it nothing more is handed out or measured, and the problem is cut (this is
+    // asked only while something is left: the search, compiles in flight or compiled candidates);
+    // the compiles in flight are still collected below, their cubins stored for a later run.
+    auto stop_at_deadline = [&] {
+      if (!past_deadline()) return;
+      report.time_limit = TimeLimitEffect::Cut;
+      search_over = true;
+      ready.clear();
+    };
     while (!search_over || pool_.in_flight() > 0 || !ready.empty()) {
-      if (past_deadline()) {
-        // --time-limit: nothing more is handed out or measured (the loop runs only while something
-        // is left: the search, compiles in flight or compiled candidates); the compiles in flight
-        // are still collected below, their cubins stored for a later run.
-        report.time_limit = TimeLimitEffect::Cut;
-        search_over = true;
-        ready.clear();
-      }
+      stop_at_deadline();
       // Keep the compile workers busy, a little ahead of the measurements.
       while (!search_over && pool_.has_idle_worker() && ready.size() < 2 * static_cast<std::size_t>(pool_.workers())) {
         std::optional<KernelConfig> config = strategy->next();
@@ -191,7 +193,7 @@ class ProblemTuner {
           finish(outcome.config, CandidateResult::failed(), kernel_name(outcome.config) + ": compile error");
         }
       }
-      if (past_deadline()) ready.clear();
+      stop_at_deadline();
       if (ready.empty()) {
         tick(strategy->reported_count(), strategy->planned_count(), report.resumed, "");  // time passes
         continue;
