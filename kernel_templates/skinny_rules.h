@@ -1,6 +1,6 @@
 // The legality of a skinny configuration, for skinny.cuh's static_asserts and the host's check
 // alike (family_rules.h says how), and the sizes both derive from it. Rules read NT KG MT KC U
-// SPLITK, ALIGN, THREADS and SMEM_BYTES.
+// SPLITK PREFETCH, ALIGN, THREADS and SMEM_BYTES.
 #pragma once
 
 #include "family_rules.h"
@@ -25,4 +25,5 @@ GEMMTUNE_HOST_DEVICE constexpr long long skinny_smem_bytes(int NT, int KG, int M
   RULE(FAMILY, MT >= 1 && MT <= 32, "MT must be 1..32")                                 \
   RULE(FAMILY, ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "ALIGN must be 1, 2 or 4")       \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")            \
-  RULE(FAMILY, splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16")
+  RULE(FAMILY, splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16") \
+  RULE(FAMILY, PREFETCH == 1 || PREFETCH == 2, "PREFETCH must be 1 or 2")

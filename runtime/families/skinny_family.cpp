@@ -60,7 +60,7 @@ class SkinnyFamily final : public KernelFamily {
  protected:
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int NT = c.get("NT"), KG = c.get("KG"), MT = c.get("MT"), KC = c.get("KC"), SPLITK = c.get("SPLITK"),
-              ALIGN = c.align;
+              PREFETCH = c.get("PREFETCH"), ALIGN = c.align;
     const long long THREADS = skinny_threads(NT, KG);
     const long long SMEM_BYTES = skinny_smem_bytes(NT, KG, MT, KC);
     GEMMTUNE_SKINNY_RULES(GEMMTUNE_HOST_RULE, name())
@@ -84,7 +84,10 @@ class SkinnyFamily final : public KernelFamily {
                                  {"MT", 16, {1, 2, 4, 8, 16, 32}},
                                  {"KC", 128, {128, 512, 2048}},
                                  {"U", 2, {2, 4, 8}},
-                                 {"SPLITK", 8, {1, 2, 4, 8, 16, 32}}};
+                                 {"SPLITK", 8, {1, 2, 4, 8, 16, 32}},
+                                 // 2 requests the next U rows before this step's are used (the
+                                 // loads' latency behind the FFMAs), for 4 U more registers.
+                                 {"PREFETCH", 1, {1, 2}, true}};
 };
 
 }  // namespace

@@ -157,6 +157,10 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
+  // The next U rows requested before a step's are used (PREFETCH 2): the step loop, its last step
+  // and the remainder, with many rows a block and with one.
+  configs.push_back(variant("skinny", {{"PREFETCH", 2}}));
+  configs.push_back(variant("skinny", {{"PREFETCH", 2}, {"U", 4}, {"KG", 4}, {"MT", 1}, {"SPLITK", 4}}));
   return configs;
 }
 

@@ -347,7 +347,7 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
       {3},
       {{"STAGES", {1, 3, 6}}, {"SPLITK", {1, 4}}},
       {Layout::NN, Layout::TN}}},
-    {"skinny", {{{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}, {"SPLITK", {24}}}, {3}}},
+    {"skinny", {{{"NT", {3, 128}}, {"KG", {3}}, {"MT", {33}}, {"KC", {8192}}, {"SPLITK", {24}}, {"PREFETCH", {3}}}, {3}}},
 };
 
 void check_agreement(const KernelFamily& family) {
