@@ -22,10 +22,34 @@ using namespace gemmtune::tuner;
 
 namespace {
 
+// Parameter values the families gained after the tensor-core recording (2026-12-04) was made: its
+// exhaustive run could not measure them, so a candidate holding one is not a spill it left out.
+// The search may still ask for them; they replay as failures, as any unrecorded candidate does.
+struct AddedValue {
+  const char* family;
+  const char* param;
+  int recorded_value;  // the only value the recording's space held
+};
+constexpr AddedValue kAddedSinceRecording[] = {
+    {"skinny", "PREFETCH", 1},  // PREFETCH 2: 2026-12-07
+    {"tmawgmma", "WATCH", 1},   // WATCH 2 (tiny-value prescan): 2026-12-07
+};
+
+bool added_since_recording(const KernelConfig& config) {
+  for (const AddedValue& added : kAddedSinceRecording) {
+    if (config.family != added.family) continue;
+    for (const auto& [param, value] : config.params) {
+      if (param == added.param && value != added.recorded_value) return true;
+    }
+  }
+  return false;
+}
+
 struct Replay {
   std::size_t space = 0;
   std::size_t measured = 0;
   std::size_t unrecorded = 0;  // asked for but not in the recording: replayed as failures
+  std::size_t added_since = 0;  // of those, candidates with a parameter value the recording predates
   double exhaustive_best_ms = 0;
   double guided_best_ms = 0;
 };
@@ -56,7 +80,10 @@ Replay replay(const cache::Database& db, std::int64_t gpu_id, const cache::Probl
   std::deque<KernelConfig> out;
   auto report_oldest = [&] {
     const auto found = results.find(kernel_name(out.front()));
-    if (found == results.end()) ++outcome.unrecorded;
+    if (found == results.end()) {
+      ++outcome.unrecorded;
+      if (added_since_recording(out.front())) ++outcome.added_since;
+    }
     guided.report(out.front(), found == results.end() ? CandidateResult::failed() : found->second);
     out.pop_front();
     ++outcome.measured;
@@ -80,7 +107,8 @@ Replay replay(const cache::Database& db, std::int64_t gpu_id, const cache::Probl
 // Replays every recorded problem's search with 1 and with 16 candidates out at once (tune on a
 // 16-core machine) and checks it came within `within` of the exhaustive best, measuring at most
 // a quarter of the space. `whole_space`: the recording measured every configuration of the
-// space; otherwise the exhaustive run left out up to 20 it knew to spill before measuring them.
+// space; otherwise the exhaustive run left out up to 20 it knew to spill before measuring them
+// (candidates of parameter values added since it was made are not counted among those).
 void check_replays(const cache::Database& db, const std::vector<std::string>& families, Precision precision,
                    double within, bool whole_space) {
   const std::vector<cache::Gpu> gpus = db.gpus();
@@ -94,7 +122,8 @@ void check_replays(const cache::Database& db, const std::vector<std::string>& fa
       const double ratio = outcome.exhaustive_best_ms / outcome.guided_best_ms;
       std::cout << recorded.problem.layout << " " << recorded.problem.m << "x" << recorded.problem.n << "x"
                 << recorded.problem.k << ", " << in_flight << " in flight: guided measured " << outcome.measured
-                << " of " << outcome.space << " (" << outcome.unrecorded << " not recorded), best "
+                << " of " << outcome.space << " (" << outcome.unrecorded << " not recorded, " << outcome.added_since
+                << " of them added since), best "
                 << outcome.guided_best_ms << " ms against " << outcome.exhaustive_best_ms << " ms (ratio " << ratio
                 << ")" << std::endl;
       INFO(recorded.problem.m << "x" << recorded.problem.n << "x" << recorded.problem.k << ", " << in_flight
@@ -105,7 +134,7 @@ void check_replays(const cache::Database& db, const std::vector<std::string>& fa
         CHECK(static_cast<std::int64_t>(outcome.space) == recorded.measured);
         CHECK(outcome.unrecorded == 0);
       } else {
-        CHECK(outcome.unrecorded <= 20);
+        CHECK(outcome.unrecorded - outcome.added_since <= 20);
       }
     }
   }
