@@ -14,11 +14,18 @@
 //
 // SPLITK > 1 cuts K into SPLITK slices (grid z) whose partial sums are added deterministically
 // (splitk.cuh): for problems whose M x N tiles cannot fill the GPU while K is long.
+//
+// COPY 2 serves a call whose rows do not start on 16 bytes (ALIGN 1 or 2) from aligned copies of
+// A and B that the staged-copy kernel of the same cubin makes first (staged_copy.cuh; the host's
+// operand_staging): the kernel then reads its operands 16 bytes at a time, as at ALIGN 4, and
+// only C is accessed at the call's ALIGN. The copies cost a read and a write of A and B; at ALIGN
+// 1 every load is otherwise a 4-byte one (4x the load instructions) and the steady loop is off.
 #pragma once
 
 #include "common.cuh"
 #include "cp_async.cuh"
 #include "splitk.cuh"
+#include "staged_copy.cuh"  // the aligned copies a COPY 2 configuration reads
 #include "warptile_rules.h"
 
 namespace gemmtune {
@@ -152,8 +159,8 @@ __host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_ti
   return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, int ORDER, Layout L,
-          int ALIGN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, int ORDER,
+          int COPY, Layout L, int ALIGN>
 __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
     warptile_sgemm(GemmParams params) {
   // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
@@ -163,7 +170,9 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   constexpr int THREADS = warptile_threads(BM, BN, WM, WN);
   constexpr int LANES_M = WM / TM;
   constexpr int LANES_N = WN / TN;
-  using Loader = WarptileLoader<BM, BN, BK, THREADS, L, ALIGN>;
+  // Floats the operands' rows and pointers are aligned to: 4 for the staged copies (COPY 2).
+  constexpr int OPERAND_ALIGN = warptile_operand_align(COPY, ALIGN);
+  using Loader = WarptileLoader<BM, BN, BK, THREADS, L, OPERAND_ALIGN>;
   constexpr int A_LD = Loader::A_LD;
   constexpr int B_LD = Loader::B_LD;
   constexpr int STAGE_FLOATS = BK * (A_LD + B_LD);
@@ -322,9 +331,10 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   // inside the matrix. Only for tiles of at most two pieces: with four (BK 32), the steady copy of
   // the loop kept more addresses live across the piece loop and spilled (0 -> 500-1500 bytes of
   // spill stores on 128 x 128 x 32 and 256 x 128 x 32 tiles), and a tile's own instructions are
-  // spread over 4096 FFMAs there anyway. Nor at ALIGN 1, where every vector is copied a float at
-  // a time: the default's 8 x 8 tiles, held to 128 registers, spilled 8-44 bytes on sm_80-sm_90.
-  constexpr bool STEADY_LOOP = BK <= 2 * K_UNROLL && ALIGN > 1;
+  // spread over 4096 FFMAs there anyway. Nor with operands at ALIGN 1, where every vector is
+  // copied a float at a time: the default's 8 x 8 tiles, held to 128 registers, spilled 8-44
+  // bytes on sm_80-sm_90.
+  constexpr bool STEADY_LOOP = BK <= 2 * K_UNROLL && OPERAND_ALIGN > 1;
   const int full_tiles = (k_end - k_begin) / BK;
   const int steady_tiles = STEADY_LOOP && interior ? max(full_tiles - (STAGES - 1), 0) : 0;
   int t = 0;

@@ -1,6 +1,6 @@
 // The legality of a warptile configuration, for warptile.cuh's static_asserts and the host's check
 // alike (family_rules.h says how), and the sizes both derive from it. Rules read BM BN BK WM WN TM
-// TN STAGES SPLITK FRAGBUF ORDER, the layout L, ALIGN, THREADS and SMEM_BYTES.
+// TN STAGES SPLITK FRAGBUF ORDER COPY, the layout L, ALIGN, THREADS, SMEM_BYTES and OPERAND_ALIGN.
 #pragma once
 
 #include "family_rules.h"
@@ -13,6 +13,9 @@ namespace gemmtune {
 GEMMTUNE_HOST_DEVICE constexpr long long warptile_threads(int BM, int BN, int WM, int WN) {
   return 32LL * (BM / WM) * (BN / WN);
 }
+
+// Floats A's and B's rows are aligned to as the kernel reads them: COPY 2 reads aligned copies.
+GEMMTUNE_HOST_DEVICE constexpr int warptile_operand_align(int COPY, int ALIGN) { return COPY == 2 ? 4 : ALIGN; }
 
 // STAGES pipeline stages of the K-major A and B tiles (As[k][m], Bs[k][n]), rows padded by 4 floats.
 GEMMTUNE_HOST_DEVICE constexpr long long warptile_smem_bytes(int BM, int BN, int BK, int STAGES) {
@@ -32,11 +35,13 @@ GEMMTUNE_HOST_DEVICE constexpr long long warptile_smem_bytes(int BM, int BN, int
   RULE(FAMILY, THREADS <= 1024, "32 * (BM / WM) * (BN / WN) threads must be at most 1024")             \
   RULE(FAMILY, ALIGN == 1 || ALIGN == 2 || ALIGN == 4, "ALIGN must be 1, 2 or 4")                      \
   RULE(FAMILY, BK % 4 == 0, "BK must be a multiple of 4")                                              \
-  RULE(FAMILY, !a_is_transposed(L) || BK * BM / ALIGN % THREADS == 0,                                  \
+  RULE(FAMILY, !a_is_transposed(L) || BK * BM / OPERAND_ALIGN % THREADS == 0,                          \
        "the A tile's copies must divide evenly over the threads")                                      \
-  RULE(FAMILY, b_is_transposed(L) || BK * BN / ALIGN % THREADS == 0,                                   \
+  RULE(FAMILY, b_is_transposed(L) || BK * BN / OPERAND_ALIGN % THREADS == 0,                           \
        "the B tile's copies must divide evenly over the threads")                                      \
   RULE(FAMILY, SMEM_BYTES <= 227 * 1024, "shared memory must fit in 227 KB")                           \
   RULE(FAMILY, splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16")               \
   RULE(FAMILY, FRAGBUF == 1 || FRAGBUF == 2, "FRAGBUF must be 1 or 2")                                 \
-  RULE(FAMILY, ORDER == 1 || ORDER == 2, "ORDER must be 1 or 2")
+  RULE(FAMILY, ORDER == 1 || ORDER == 2, "ORDER must be 1 or 2")                                      \
+  RULE(FAMILY, COPY == 1 || COPY == 2, "COPY must be 1 or 2")                                          \
+  RULE(FAMILY, COPY == 1 || ALIGN < 4, "COPY 2 (aligned copies of A and B) is for ALIGN 1 or 2 only")

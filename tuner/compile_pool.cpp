@@ -25,7 +25,7 @@ CompiledKernel compiled_from_message(const Message& message, const KernelConfig&
   compiled.log = message.at("log").get<std::string>();
   const auto& bytes = message.at("cubin").get_binary();
   compiled.cubin.assign(bytes.begin(), bytes.end());
-  compiled.resources = parse_ptxas_report(compiled.log);
+  compiled.resources = parse_ptxas_report(compiled.log, compiled.lowered_name);
   return compiled;
 }
 

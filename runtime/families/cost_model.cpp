@@ -24,7 +24,8 @@ int wanted_registers(const CostTraits& tile) {
 // shared store and their address arithmetic. Wide loads share that among 4 (or 2) elements.
 double element_staging_cost(const KernelConfig& config, const CostTraits& traits) {
   constexpr double kScalarCost = 8.0;
-  return traits.vector_access ? kScalarCost / std::min(config.align, 4) : kScalarCost;
+  const int align = traits.operand_align > 0 ? traits.operand_align : config.align;
+  return traits.vector_access ? kScalarCost / std::min(align, 4) : kScalarCost;
 }
 
 // Issue slots, in FMAs, of the two barriers around each BK step.

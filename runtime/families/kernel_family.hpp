@@ -80,6 +80,9 @@ struct CostTraits {
   double peak_factor = 1.0;
   bool tiles_in_smem = false;  // stages A and B tiles in shared memory
   bool vector_access = false;  // global loads as wide as the call's alignment allows
+  // Floats the kernel's loads of A and B are aligned to, where not the call's ALIGN (operands read
+  // from aligned copies: warptile COPY 2); 0: the call's.
+  int operand_align = 0;
   // The block tile BM x BN x BK a block computes; the TM x TN accumulators a thread keeps (and TM
   // + TN fragment registers), and registers beyond them; pipeline stages; slices of K.
   int bm = 1, bn = 1, bk = 8;

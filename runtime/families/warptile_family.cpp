@@ -33,11 +33,33 @@ class WarptileFamily final : public WarpTiledFamily {
             {{"BN", 256}, {"WM", 64}, {"TN", 16}}};
   }
 
+  // COPY 2 stages one call's copies: a batch's entries would each need theirs.
+  std::optional<std::string> batch_refusal(const KernelConfig& c, bool pointer_arrays) const override {
+    if (c.get("COPY") == 2) {
+      return std::string(name()) + " with COPY 2 serves plain calls only (it stages one call's aligned copies of A and B)";
+    }
+    return WarpTiledFamily::batch_refusal(c, pointer_arrays);
+  }
+
+  // The split-K scratch, then (COPY 2) the aligned copies of A and B (operand_staging).
+  std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    if (auto staging = operand_staging(c, problem, device)) return static_cast<std::size_t>(staging->end);
+    return WarpTiledFamily::workspace_floats(c, problem, device);
+  }
+
+  std::optional<StagedOperandLayout> operand_staging(const KernelConfig& c, const Problem& problem,
+                                                     const DeviceTraits& device) const override {
+    if (c.get("COPY") != 2) return std::nullopt;
+    return staged_operand_layout(c.layout, problem.M, problem.N, problem.K,
+                                 WarpTiledFamily::workspace_floats(c, problem, device));
+  }
+
   CostTraits cost_traits(const KernelConfig& c) const override {
     CostTraits traits;
     traits.measured_fraction = 1.46;
     traits.tiles_in_smem = true;
     traits.vector_access = true;
+    traits.operand_align = warptile_operand_align(c.get("COPY"), c.align);
     traits.bm = c.get("BM");
     traits.bn = c.get("BN");
     traits.bk = c.get("BK");
@@ -56,7 +78,8 @@ class WarptileFamily final : public WarpTiledFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
               TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
-              FRAGBUF = c.get("FRAGBUF"), ORDER = c.get("ORDER"), ALIGN = c.align;
+              FRAGBUF = c.get("FRAGBUF"), ORDER = c.get("ORDER"), COPY = c.get("COPY"), ALIGN = c.align;
+    const int OPERAND_ALIGN = warptile_operand_align(COPY, ALIGN);
     const Layout L = c.layout;
     const long long THREADS = warptile_threads(BM, BN, WM, WN);
     const long long SMEM_BYTES = warptile_smem_bytes(BM, BN, BK, STAGES);
@@ -79,7 +102,10 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"FRAGBUF", 1, {1, 2}, true},
                                  // The order of a k step's FFMAs: 1 row by row, 2 down pairs of
                                  // columns (warptile.cuh; docs/performance.md says what it does).
-                                 {"ORDER", 1, {1, 2}, true}};
+                                 {"ORDER", 1, {1, 2}, true},
+                                 // 2: a call whose rows are not 16-byte aligned is served from
+                                 // aligned copies of A and B (warptile.cuh; refused at ALIGN 4).
+                                 {"COPY", 1, {1, 2}, true}};
 };
 
 }  // namespace

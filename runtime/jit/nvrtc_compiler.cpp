@@ -10,6 +10,8 @@
 #include "family_registry.hpp"
 #include "kernel_name.hpp"
 #include "kernel_sources.hpp"
+#include "staged_copy.h"
+#include "tiny_scan.h"
 
 namespace gemmtune {
 namespace {
@@ -115,7 +117,7 @@ CompiledKernel compile_program(const std::string& source, const std::string& pro
   compiled.log = program.compile(options);
   compiled.lowered_name = program.lowered_name();
   compiled.cubin = program.cubin();
-  compiled.resources = parse_ptxas_report(compiled.log);
+  compiled.resources = parse_ptxas_report(compiled.log, compiled.lowered_name);
   return compiled;
 }
 
@@ -134,7 +136,54 @@ std::string figure(int value, const char* unit, const char* what) {
 
 void keep_ptxas_reports() { ::setenv("CUDA_CACHE_DISABLE", "1", 1); }
 
-ResourceUsage parse_ptxas_report(const std::string& log) {
+namespace {
+
+// The part of a ptxas log about one kernel: from its "Compiling entry function 'NAME'" line to the
+// next such line. The log of a cubin with helper kernels has a section each.
+struct EntrySection {
+  std::string_view function;
+  std::string_view text;
+};
+
+std::vector<EntrySection> entry_sections(std::string_view log) {
+  static constexpr std::string_view kMarker = "Compiling entry function '";
+  std::vector<EntrySection> sections;
+  std::size_t at = log.find(kMarker);
+  while (at != std::string_view::npos) {
+    const std::size_t name_begin = at + kMarker.size();
+    const std::size_t name_end = log.find('\'', name_begin);
+    if (name_end == std::string_view::npos) break;
+    const std::size_t next = log.find(kMarker, name_end);
+    sections.push_back({log.substr(name_begin, name_end - name_begin),
+                        log.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at)});
+    at = next;
+  }
+  return sections;
+}
+
+bool is_helper_kernel(std::string_view function) {
+  return function == kStagedCopyKernelName || function == kTinyScanKernelName;
+}
+
+// The GEMM kernel's section of `log` (parse_ptxas_report says which); the whole log where it has
+// no sections (a report of one kernel, or none).
+std::string gemm_kernel_report(const std::string& log, std::string_view entry) {
+  const std::vector<EntrySection> sections = entry_sections(log);
+  if (!entry.empty()) {
+    for (const EntrySection& section : sections) {
+      if (section.function == entry) return std::string(section.text);
+    }
+  }
+  for (const EntrySection& section : sections) {
+    if (!is_helper_kernel(section.function)) return std::string(section.text);
+  }
+  return log;
+}
+
+}  // namespace
+
+ResourceUsage parse_ptxas_report(const std::string& whole_log, std::string_view entry) {
+  const std::string log = gemm_kernel_report(whole_log, entry);
   ResourceUsage usage;
   usage.registers = match_int(log, R"(Used (\d+) registers)");
   usage.static_smem_bytes = match_int(log, R"((\d+) bytes smem)");

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernel_config.hpp"
@@ -72,10 +73,13 @@ void require_supported_arch(const std::string& arch);
 // and dispatch, which compiles only on a miss, needs no report.
 void keep_ptxas_reports();
 
-// Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) from a compile log.
+// Reads ptxas's report ("Used 40 registers", "8 bytes spill stores", ...) of the GEMM kernel from
+// a compile log. A cubin may hold helper kernels beside it (the staged copies, the tiny-value
+// scan), each with a report of its own: the one read is the section of entry function `entry`
+// (the lowered name) where given and present, else the first whose function is not a helper.
 // ptxas leaves out "bytes smem" for a kernel without static shared memory: 0 when the report is
 // there (registers known), -1 when there is none.
-ResourceUsage parse_ptxas_report(const std::string& log);
+ResourceUsage parse_ptxas_report(const std::string& log, std::string_view entry = {});
 // "40 registers, 8192 B static smem, 0 B stack, 0 B spill stores, 0 B spill loads"; a figure
 // the report did not give reads "unknown" (NVRTC gives no log at all in some processes; where
 // there is a report without "bytes smem", static shared memory is 0).

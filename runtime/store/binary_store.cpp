@@ -34,7 +34,7 @@ CompiledKernel from_binary(const cache::Binary& binary) {
   compiled.lowered_name = binary.lowered_name;
   compiled.cubin = binary.cubin;
   compiled.log = binary.compile_log;
-  compiled.resources = parse_ptxas_report(binary.compile_log);
+  compiled.resources = parse_ptxas_report(binary.compile_log, binary.lowered_name);
   return compiled;
 }
 

@@ -316,6 +316,35 @@ TEST_CASE("ptxas reports are parsed", "[nvrtc]") {
   CHECK(parse_ptxas_report("").registers == -1);
 }
 
+TEST_CASE("the report read is the GEMM kernel's, not a helper kernel's of the same cubin", "[nvrtc]") {
+  // As ptxas writes a cubin with the staged-copy kernel first and the GEMM kernel after it.
+  const std::string log =
+      "ptxas info    : 66 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'gemmtune_stage_operands' for 'sm_90'\n"
+      "ptxas info    : Function properties for gemmtune_stage_operands\n"
+      "ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 32 registers, used 1 barriers, 4224 bytes smem\n"
+      "ptxas info    : Compiling entry function '_ZN8gemmtune4gemmEv' for 'sm_90'\n"
+      "ptxas info    : Function properties for _ZN8gemmtune4gemmEv\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 127 registers, used 1 barriers\n";
+  for (const std::string_view entry : {std::string_view("_ZN8gemmtune4gemmEv"), std::string_view()}) {
+    const ResourceUsage usage = parse_ptxas_report(log, entry);
+    CHECK(usage.registers == 127);
+    CHECK(usage.static_smem_bytes == 0);  // the copy kernel's 4224 bytes are not the GEMM's
+    CHECK_FALSE(usage.spills());
+  }
+  // A kernel's own section where it is named, helper or not.
+  CHECK(parse_ptxas_report(log, "gemmtune_stage_operands").static_smem_bytes == 4224);
+  // A real cubin of a configuration that carries the staged-copy kernel.
+  KernelConfig copied = find_family("warptile").default_config(Layout::NN, 1);
+  copied.set("COPY", 2);
+  const CompiledKernel compiled = compile_kernel(copied, "sm_90");
+  CHECK_THAT(compiled.log, Catch::Contains(kStagedCopyKernelName));
+  CHECK(compiled.resources.static_smem_bytes == 0);
+  CHECK(compiled.resources.registers > 32);
+}
+
 TEST_CASE("a figure ptxas did not report reads unknown rather than -1; shared memory it leaves out is 0", "[nvrtc]") {
   // ptxas names shared memory only where a kernel declares some; NVRTC may give no log at all.
   const ResourceUsage no_smem = parse_ptxas_report(

@@ -223,6 +223,13 @@ void check_family_on_special_values(std::string_view family_name) {
       copied.set("ACOPY", 2);
       configs.push_back(copied);
     }
+    // A misaligned call's configuration reading aligned copies of A and B (warptile COPY 2): the
+    // copies carry the special values, and pad with zeros.
+    if (family.name() == "warptile") {
+      KernelConfig copied = family.default_config(layout, 1);
+      copied.set("COPY", 2);
+      configs.push_back(copied);
+    }
     // 3xTF32 told of tiny values by a scan of A and B before the GEMM (WATCH 2), not in its loop.
     if (family.name() == "tmawgmma") {
       KernelConfig scanned = family.default_config(layout, family.alignments().front());

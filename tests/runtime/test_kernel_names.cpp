@@ -53,7 +53,7 @@ TEST_CASE("kernel names spell the family, layout, tiles and alignment", "[names]
 }
 
 TEST_CASE("a parameter added later is left out of names at its default, so older names still parse", "[names]") {
-  // warptile's FRAGBUF and then ORDER came after warptile names were stored in databases.
+  // warptile's FRAGBUF, then ORDER, then COPY came after warptile names were stored in databases.
   const std::string older = "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_align4";
   const KernelConfig config = parse_kernel_name(older);
   CHECK(config.get("FRAGBUF") == 1);
@@ -72,6 +72,10 @@ TEST_CASE("a parameter added later is left out of names at its default, so older
   const std::string both = kernel_name(by_columns);
   CHECK(both == "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_fragbuf2_order2_align4");
   CHECK(parse_kernel_name(both) == by_columns);
+  KernelConfig copied = find_family("warptile").default_config(Layout::NN, 1);
+  copied.set("COPY", 2);
+  CHECK(kernel_name(copied) == "gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_copy2_align1");
+  CHECK(parse_kernel_name(kernel_name(copied)) == copied);
   using Catch::Contains;
   // One spelling a kernel: the default named outright is refused, as is a field out of place.
   CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_splitk1_fragbuf1_align4"),
@@ -81,7 +85,7 @@ TEST_CASE("a parameter added later is left out of names at its default, so older
   CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_fragbuf2_stages3_splitk1_align4"),
                     Contains("expected field 'stages"));
   CHECK_THROWS_WITH(parse_kernel_name("gemmtune_sgemm_warptile_nn_bm128_bn128_bk8_wm32_wn64_tm8_tn8_stages3_align4"),
-                    Contains("takes 11 parameters, the name has 8"));
+                    Contains("takes 12 parameters, the name has 8"));
 }
 
 TEST_CASE("malformed kernel names are refused with the reason", "[names]") {
