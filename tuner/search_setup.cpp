@@ -84,6 +84,28 @@ std::vector<KernelConfig> candidate_space(const Problem& problem, int alignment,
   return space;
 }
 
+namespace {
+
+// A neighbour's winner at this problem's alignment `align`. Where its family then refuses it
+// because of a value only narrower alignments take (warptile's COPY 2 serves misaligned calls),
+// the seed is its twin with that parameter at its default (COPY 1), if one of the parameters added
+// after names were stored makes it legal; a refusal for any other reason seeds nothing, as the
+// strategy skips a seed outside the space.
+std::optional<KernelConfig> at_alignment(KernelConfig config, int align) {
+  config.align = align;
+  const KernelFamily& family = find_family(config.family);
+  if (!family.check(config)) return config;
+  for (const ParamSpec& spec : family.params()) {
+    if (!spec.named_off_default_only || config.get(spec.name) == spec.default_value) continue;
+    KernelConfig twin = config;
+    twin.set(spec.name, spec.default_value);
+    if (!family.check(twin)) return twin;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const Problem& problem, int alignment,
                      Precision precision) {
   // Each admitted winner of another tuned problem of the layout (one a class it was tuned for).
@@ -101,14 +123,14 @@ WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const 
       KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
       const KernelFamily& family = find_family(config.family);
       if (!admits(precision, family.precision())) continue;
-      const std::vector<int> aligns = family.alignments();
-      for (int align : aligns) {
+      std::optional<KernelConfig> seed;
+      for (int align : family.alignments()) {  // the widest the problem allows
         if (align <= alignment) {
-          config.align = align;
+          seed = at_alignment(config, align);
           break;
         }
       }
-      nearby.push_back({log_distance(problem, *other), *other, config});
+      if (seed) nearby.push_back({log_distance(problem, *other), *other, *seed});
     } catch (const std::exception&) {
       // a winner from a family this build no longer has: no seed
     }

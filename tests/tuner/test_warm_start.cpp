@@ -98,3 +98,17 @@ TEST_CASE("warm start: a neighbour's winner of each class is one seed; a class s
   CHECK(strict.neighbours == 1);  // the tensor-core winner's problem has nothing strict admits
   CHECK_FALSE(strict.neighbours_agree());
 }
+
+TEST_CASE("warm start: a winner of misaligned calls seeds an aligned problem with its aligned twin", "[tuner]") {
+  cache::Database db = cache::Database::open(":memory:", cache::OpenMode::ReadWrite);
+  const Problem problem{Layout::NN, 2048, 2048, 2048};
+  KernelConfig copied = find_family("warptile").default_config(Layout::NN, 1);
+  copied.set("COPY", 2);  // aligned copies of A and B: for ALIGN 1 and 2 only
+  add_winner(db, {Layout::NN, 1536, 2048, 2048}, kernel_name(copied), "strict");
+  const WarmStart aligned = warm_start(db, kH200, problem, 4, Precision::Strict);
+  REQUIRE(aligned.seeds.size() == 1);
+  CHECK(aligned.seeds[0] == find_family("warptile").default_config(Layout::NN, 4));
+  const WarmStart misaligned = warm_start(db, kH200, problem, 1, Precision::Strict);
+  REQUIRE(misaligned.seeds.size() == 1);
+  CHECK(misaligned.seeds[0] == copied);
+}
