@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "search_space.hpp"
@@ -47,6 +48,7 @@ GuidedStrategy::GuidedStrategy(const SearchSetup& setup)
 }
 
 std::optional<std::size_t> GuidedStrategy::propose() {
+  if (stalled()) return std::nullopt;
   if (ranking_cursor_ < std::min(model_picks_, ranking_.size())) return ranking_[ranking_cursor_++];
   if (!first_round_) first_round_ = proposed_count();  // the seeds and the model's favourites
   while (true) {
@@ -101,7 +103,15 @@ void GuidedStrategy::expand(std::size_t centre) {
   for (const std::size_t sibling : siblings_.at(tiling_key(space()[centre]))) add(sibling);
 }
 
+bool GuidedStrategy::stalled() const {
+  const std::size_t results = best_after_.size();
+  if (results <= kStallWindow || !std::isfinite(best_after_.back())) return false;
+  return best_after_.back() >= (1.0 - kStallGain) * best_after_[results - 1 - kStallWindow];
+}
+
 void GuidedStrategy::on_result(std::size_t index, const CandidateResult& result) {
+  const double best_before = best_after_.empty() ? std::numeric_limits<double>::infinity() : best_after_.back();
+  best_after_.push_back(result.ok ? std::min(best_before, result.ms) : best_before);
   if (!result.ok) return;
   measured_ms_[index] = result.ms;
   const std::pair<double, std::size_t> entry{result.ms, index};

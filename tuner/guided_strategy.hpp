@@ -3,7 +3,8 @@
 // plus the same tiles in the other families) of the fastest measured configuration not yet
 // expanded are handed out, the model's favourite first, and as soon as a faster one is measured
 // its neighbours go ahead of the rest; configurations within kWidenWithin of the best are
-// expanded in turn, and the search stops when none is left to expand or the budget is spent.
+// expanded in turn, and the search stops when none is left to expand, when the best has stopped
+// improving (kStallWindow), or when the budget is spent.
 // While results are out (a parallel driver) it hands out what the results so far say, rather than
 // waiting for the rest. The model only has to put the right region near the top; measurements
 // decide within it.
@@ -37,6 +38,15 @@ class GuidedStrategy final : public Strategy {
   // replaying recorded H200 measurements (tests/tuner/test_guided_replay.cpp): 1.1 missed the
   // skinny problem's best, 1.2 and above found all three.
   static constexpr double kWidenWithin = 1.25;
+  // The search also ends when its last kStallWindow results bettered the best by less than
+  // kStallGain: the FFMA families' landscapes are flat (on an H100, 13-67 of warptile's
+  // configurations within 5% of the best of a large problem, 90-380 within 1.25x), so widening
+  // alone ran to the 300-candidate cap, about 25 s a problem, to gain the last 1-2%. Chosen on
+  // the strict class's H100 measurements in the order they were taken (docs/performance.md):
+  // 60 and 1% measured 39% of the candidates, the winners on average 0.4% and at worst 1.8%
+  // slower; 40 lost up to 6.5%.
+  static constexpr std::size_t kStallWindow = 60;
+  static constexpr double kStallGain = 0.01;
 
   explicit GuidedStrategy(const SearchSetup& setup);
   std::string_view name() const override { return "guided"; }
@@ -50,6 +60,8 @@ class GuidedStrategy final : public Strategy {
   // The fastest measured configuration not yet expanded, if within kWidenWithin of the best.
   std::optional<std::size_t> next_centre() const;
   void expand(std::size_t centre);
+  // Whether the last kStallWindow results left the best (there is one) within kStallGain.
+  bool stalled() const;
 
   std::vector<double> predicted_ms_;           // by space index
   std::vector<std::size_t> ranking_;           // space indices, predicted fastest first
@@ -71,6 +83,7 @@ class GuidedStrategy final : public Strategy {
   // of other families with the same tiles are neighbours too.
   std::unordered_map<std::string, std::vector<std::size_t>> siblings_;
   std::vector<std::pair<double, std::size_t>> successes_;  // (ms, index), fastest first
+  std::vector<double> best_after_;  // the best time after each result, in the order they came (inf: none yet)
 };
 
 }  // namespace gemmtune::tuner

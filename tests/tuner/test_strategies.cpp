@@ -185,6 +185,30 @@ TEST_CASE("strategies: guided stops early when no neighbour improves", "[strateg
   CHECK(strategy->best()->ms == optimum_ms());
 }
 
+TEST_CASE("strategies: guided stops once its last results stop bettering the best", "[strategy]") {
+  // Every configuration within 1.25x of the best, as the FFMA families' large problems nearly
+  // are: widening alone would run to the budget.
+  const std::size_t budget = full_space().size();
+  const std::unique_ptr<Strategy> flat = make_strategy("guided", setup_with({.max_candidates = budget}));
+  std::size_t measured = 0;
+  while (std::optional<KernelConfig> config = flat->next()) {
+    ++measured;
+    // Times within 0.06% of each other: whatever the order, no gain the stall rule counts.
+    flat->report(*config, CandidateResult::measured(1.0 + 1e-4 * static_cast<double>(measured % 7)));
+  }
+  INFO(measured << " measured of " << budget);
+  CHECK(measured == GuidedStrategy::kStallWindow + 1);
+  // A search whose best keeps improving by more than the gain runs on past the window.
+  const std::unique_ptr<Strategy> improving = make_strategy("guided", setup_with({.max_candidates = budget}));
+  measured = 0;
+  while (std::optional<KernelConfig> config = improving->next()) {
+    ++measured;
+    improving->report(*config, CandidateResult::measured(std::pow(0.999, static_cast<double>(measured))));
+    if (measured > 3 * GuidedStrategy::kStallWindow) break;
+  }
+  CHECK(measured > 3 * GuidedStrategy::kStallWindow);
+}
+
 TEST_CASE("strategies: guided searches on when the model's favourites all fail", "[strategy]") {
   const std::unique_ptr<Strategy> strategy = make_strategy("guided", setup_with());
   std::size_t measured = 0;
