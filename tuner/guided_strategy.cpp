@@ -110,8 +110,7 @@ bool GuidedStrategy::stalled() const {
 }
 
 void GuidedStrategy::on_result(std::size_t index, const CandidateResult& result) {
-  const double best_before = best_after_.empty() ? std::numeric_limits<double>::infinity() : best_after_.back();
-  best_after_.push_back(result.ok ? std::min(best_before, result.ms) : best_before);
+  best_after_.push_back(best() ? best()->ms : std::numeric_limits<double>::infinity());  // (report set best())
   if (!result.ok) return;
   measured_ms_[index] = result.ms;
   const std::pair<double, std::size_t> entry{result.ms, index};

@@ -89,9 +89,9 @@ namespace {
 // A neighbour's winner at this problem's alignment `align`. Where its family then refuses it
 // because of a value only narrower alignments take (warptile's COPY 2 serves misaligned calls),
 // the seed is its twin with that parameter at its default (COPY 1), if one of the parameters added
-// after names were stored makes it legal; a refusal for any other reason seeds nothing, as the
-// strategy skips a seed outside the space.
-std::optional<KernelConfig> at_alignment(KernelConfig config, int align) {
+// after names were stored makes it legal; otherwise the refused configuration is returned as it
+// is, and the strategy skips it as a seed outside the space.
+KernelConfig at_alignment(KernelConfig config, int align) {
   config.align = align;
   const KernelFamily& family = find_family(config.family);
   if (!family.check(config)) return config;
@@ -101,7 +101,7 @@ std::optional<KernelConfig> at_alignment(KernelConfig config, int align) {
     twin.set(spec.name, spec.default_value);
     if (!family.check(twin)) return twin;
   }
-  return std::nullopt;
+  return config;
 }
 
 }  // namespace
@@ -123,14 +123,13 @@ WarmStart warm_start(const cache::Database& db, const cache::GpuKey& gpu, const 
       KernelConfig config = parse_kernel_name(entry.winner.kernel_name);
       const KernelFamily& family = find_family(config.family);
       if (!admits(precision, family.precision())) continue;
-      std::optional<KernelConfig> seed;
       for (int align : family.alignments()) {  // the widest the problem allows
         if (align <= alignment) {
-          seed = at_alignment(config, align);
+          config = at_alignment(config, align);
           break;
         }
       }
-      if (seed) nearby.push_back({log_distance(problem, *other), *other, *seed});
+      nearby.push_back({log_distance(problem, *other), *other, config});
     } catch (const std::exception&) {
       // a winner from a family this build no longer has: no seed
     }
