@@ -185,4 +185,45 @@ __device__ __forceinline__ void store_c4(const GemmParams& p, int m, int n, floa
   store_c_run<4, ALIGN>(p, m, n, run, valid);
 }
 
+// The epilogue of RUNS runs of 4 consecutive outputs of one thread: run r starts at C(m[r], n[r])
+// and its first valid[r] outputs exist (0 or less: none, and nothing is read or written there).
+// Every run's C is loaded before any run is stored. Run after run (store_c4 in a loop), the
+// compiler must keep each load of C behind the store before it, since it cannot tell their
+// addresses apart, and the thread waits a round trip to L2 or DRAM a run: 16 in a row for a 4 x 16
+// thread tile. Here the loads are in flight together and the thread waits about once. The
+// arithmetic is store_c_run's: the same bits.
+template <int RUNS, int ALIGN>
+__device__ __forceinline__ void store_c_runs4(const GemmParams& p, const int (&m)[RUNS], const int (&n)[RUNS],
+                                              const int (&valid)[RUNS], const float (&acc)[RUNS][4]) {
+  auto address = [&](int r) { return p.C + static_cast<long long>(m[r]) * p.ldc + n[r]; };
+  float out[RUNS][4];
+#pragma unroll
+  for (int r = 0; r < RUNS; ++r)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) out[r][e] = alpha_times(p, acc[r][e]);
+  if (p.beta != 0.0f) {
+    float old[RUNS][4];
+#pragma unroll
+    for (int r = 0; r < RUNS; ++r) load_run<4, ALIGN>(address(r), valid[r], old[r]);
+#pragma unroll
+    for (int r = 0; r < RUNS; ++r)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) out[r][e] += p.beta * old[r][e];
+  }
+#pragma unroll
+  for (int r = 0; r < RUNS; ++r) {
+    if (valid[r] > 0) store_run<4, ALIGN>(address(r), out[r], valid[r]);
+  }
+}
+
+// How many rows of a TM x TN thread tile store_c_runs4 takes at a time for about RUNS runs of 4 in
+// flight (4 RUNS registers of C on top of the accumulators).
+template <int TM, int TN, int RUNS>
+__device__ constexpr int epilogue_row_batch() {
+  constexpr int per_row = TN / 4;
+  constexpr int rows = per_row >= RUNS ? 1 : RUNS / per_row < TM ? RUNS / per_row : TM;
+  static_assert(TN % 4 == 0 && TM % rows == 0, "the epilogue takes whole runs of 4 and whole batches of rows");
+  return rows;
+}
+
 }  // namespace gemmtune

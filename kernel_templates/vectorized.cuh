@@ -97,18 +97,25 @@ __global__ void __launch_bounds__(reg2d_threads(BM, BN, TM, TN)) vectorized_sgem
     }
     __syncthreads();
   }
+  // ROW_BATCH rows at a time, their reads of C in flight together (store_c_runs4).
+  constexpr int RUNS_PER_ROW = TN / 4;
+  constexpr int ROW_BATCH = epilogue_row_batch<TM, TN, 8>();
+  constexpr int RUNS = ROW_BATCH * RUNS_PER_ROW;
 #pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int m = m0 + thread_row * TM + i;
-    if (m >= p.M) break;
+  for (int i0 = 0; i0 < TM; i0 += ROW_BATCH) {
+    int m[RUNS], n[RUNS], valid[RUNS];
+    float runs[RUNS][4];
 #pragma unroll
-    for (int j = 0; j < TN; j += 4) {
-      const int n = n0 + thread_col * TN + j;
-      if (n < p.N) {
-        store_c4<ALIGN>(p, m, n, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]),
-                        p.N - n);
-      }
+    for (int r = 0; r < RUNS; ++r) {
+      const int i = i0 + r / RUNS_PER_ROW;
+      const int j = r % RUNS_PER_ROW * 4;
+      m[r] = m0 + thread_row * TM + i;
+      n[r] = n0 + thread_col * TN + j;
+      valid[r] = m[r] < p.M ? p.N - n[r] : 0;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
     }
+    store_c_runs4<RUNS, ALIGN>(p, m, n, valid, runs);
   }
 }
 

@@ -348,17 +348,28 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   auto row_of = [&](int i) { return m0 + warp_m * WM + ((i / 4) * LANES_M + lane_m) * 4 + i % 4; };
   auto col_of = [&](int j) { return n0 + warp_n * WN + ((j / 4) * LANES_N + lane_n) * 4 + j % 4; };
   if (SPLITK == 1) {
+    // ROW_BATCH rows at a time, their reads of C in flight together (store_c_runs4): 8 runs, or 4
+    // where 64 accumulators are held to 128 registers (with 8, 8 x 8 tiles that spilled 44-80
+    // bytes before spilled 124-216).
+    constexpr int RUNS_PER_ROW = TN / 4;
+    constexpr bool HELD_TO_128 = warptile_min_blocks(THREADS, TM * TN) > 1 && TM * TN >= 64;
+    constexpr int ROW_BATCH = epilogue_row_batch<TM, TN, HELD_TO_128 ? 4 : 8>();
+    constexpr int RUNS = ROW_BATCH * RUNS_PER_ROW;
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const int m = row_of(i);
-      if (m >= p.M) continue;
+    for (int i0 = 0; i0 < TM; i0 += ROW_BATCH) {
+      int m[RUNS], n[RUNS], valid[RUNS];
+      float runs[RUNS][4];
 #pragma unroll
-      for (int j = 0; j < TN; j += 4) {
-        const int n = col_of(j);
-        if (n < p.N) {
-          store_c4<ALIGN>(p, m, n, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]), p.N - n);
-        }
+      for (int r = 0; r < RUNS; ++r) {
+        const int i = i0 + r / RUNS_PER_ROW;
+        const int j = r % RUNS_PER_ROW * 4;
+        m[r] = row_of(i);
+        n[r] = col_of(j);
+        valid[r] = m[r] < p.M ? p.N - n[r] : 0;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
       }
+      store_c_runs4<RUNS, ALIGN>(p, m, n, valid, runs);
     }
   } else {
     const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
