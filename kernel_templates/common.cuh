@@ -192,7 +192,7 @@ __device__ __forceinline__ void store_c4(const GemmParams& p, int m, int n, floa
 // addresses apart, and the thread waits a round trip to L2 or DRAM a run: 16 in a row for a 4 x 16
 // thread tile. Here the loads are in flight together and the thread waits about once. The
 // arithmetic is store_c_run's: the same bits.
-template <int RUNS, int ALIGN>
+template <int ALIGN, int RUNS>
 __device__ __forceinline__ void store_c_runs4(const GemmParams& p, const int (&m)[RUNS], const int (&n)[RUNS],
                                               const int (&valid)[RUNS], const float (&acc)[RUNS][4]) {
   auto address = [&](int r) { return p.C + static_cast<long long>(m[r]) * p.ldc + n[r]; };
@@ -216,14 +216,14 @@ __device__ __forceinline__ void store_c_runs4(const GemmParams& p, const int (&m
   }
 }
 
-// How many rows of a TM x TN thread tile store_c_runs4 takes at a time for about RUNS runs of 4 in
-// flight (4 RUNS registers of C on top of the accumulators).
-template <int TM, int TN, int RUNS>
-__device__ constexpr int epilogue_row_batch() {
-  constexpr int per_row = TN / 4;
-  constexpr int rows = per_row >= RUNS ? 1 : RUNS / per_row < TM ? RUNS / per_row : TM;
-  static_assert(TN % 4 == 0 && TM % rows == 0, "the epilogue takes whole runs of 4 and whole batches of rows");
-  return rows;
+// How many of a TM x TN thread tile's runs of 4 outputs store_c_runs4 takes at a time: WANTED, or
+// all of them where there are fewer. Run r is row r / (TN / 4), columns 4 (r % (TN / 4)) on.
+template <int TM, int TN, int WANTED>
+__device__ constexpr int epilogue_runs() {
+  constexpr int total = TM * TN / 4;
+  constexpr int runs = WANTED < total ? WANTED : total;
+  static_assert(TN % 4 == 0 && total % runs == 0, "the epilogue takes whole runs of 4 and whole batches of runs");
+  return runs;
 }
 
 }  // namespace gemmtune

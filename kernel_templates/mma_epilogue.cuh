@@ -72,7 +72,7 @@ __device__ __forceinline__ void store_mma_tiles(const GemmParams& p, float (&acc
         }
       }
     }
-    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
+    splitk_finish_tile<BM, BN, THREADS, SPLITK, ALIGN>(p, tile, tiles, blockIdx.z, m0, n0, tid);
   }
 }
 

@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(skinny_threads(NT, KG)) skinny_sgemm(GemmParam
       *splitk_partial<SPLITK>(p, tiles, blockIdx.y, m, col) = sum;
     }
   }
-  if (SPLITK > 1) splitk_finish_tile<MT, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.y, m0, n0, tid);
+  if (SPLITK > 1) splitk_finish_tile<MT, BN, THREADS, SPLITK, ALIGN>(p, tile, tiles, blockIdx.y, m0, n0, tid);
 }
 
 }  // namespace gemmtune

@@ -59,55 +59,55 @@ __device__ __forceinline__ bool splitk_arrive_last(unsigned* counter, unsigned c
 
 // For each output (m, n) of the ROWS x COLS tile at (m0, n0) inside the matrix, adds the COUNT
 // terms first[s * stride + index] (index = m * N + n) for s = 0, 1, ... in that order, and hands
-// the sum to sink(m, n, index, sum). The terms are read from L2: other SMs wrote them.
+// the sums on. The terms are read from L2: other SMs wrote them.
 //
 // This runs on one block per tile while the rest of the GPU may be idle, so it is latency that
-// counts: where N allows (N % 4 == 0 makes every index of a 4-aligned column a multiple of 4, and
+// counts. Where N allows (N % 4 == 0 makes every index of a 4-aligned column a multiple of 4, and
 // the workspace is 16-byte aligned, as cudaMalloc's are), each thread reads 4 outputs' terms
-// with one 16-byte load, a quarter of the round trips of one output at a time. BATCH such groups
-// would be loaded before any is summed or stored; it is 1, as measured on the H200 (2 took warptile
-// 64x64 split-K 128 from 93 to 103 registers, and was not measured). The BATCH-of-1 arrays still
-// shape the generated code: a version without them compiles to different SASS and has not been
-// run on a GPU. The sums are the same bits either way: each output's terms are added in order.
-template <int ROWS, int COLS, int THREADS, int COUNT, class Sink>
+// with one 16-byte load, and BATCH such quads (about 16 terms in flight: 64 registers, at a
+// point where the accumulators are dead) are loaded before any is summed, then handed to
+// quads(m, n, index, valid, sums) together, so that their stores and reads of C go out together
+// too: a store the compiler cannot tell from the next loads' addresses keeps those loads behind
+// it, one round trip a quad otherwise. valid[b] is 4 for a quad inside the matrix (N % 4 == 0), 0
+// for one outside. Elsewhere one output at a time goes to single(m, n, index, sum). The sums
+// are the same bits either way: each output's terms are added in order.
+template <int COUNT>
+__device__ constexpr int splitk_sum_batch() {
+  return COUNT <= 4 ? 4 : COUNT <= 8 ? 2 : 1;
+}
+template <int ROWS, int COLS, int THREADS, int COUNT, class Quads, class Single>
 __device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float* first, long long stride, int m0,
-                                                int n0, int tid, Sink sink) {
+                                                int n0, int tid, Quads quads, Single single) {
   if (COLS % 4 == 0 && p.N % 4 == 0 && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
     constexpr int QUADS = ROWS * COLS / 4;
-    constexpr int BATCH = 1;
+    constexpr int BATCH = splitk_sum_batch<COUNT>();
     for (int q0 = tid; q0 < QUADS; q0 += BATCH * THREADS) {
-      float4 sums[BATCH];
+      int m[BATCH], n[BATCH], valid[BATCH];
       long long indices[BATCH];
-      bool inside[BATCH];
+      float sums[BATCH][4];
 #pragma unroll
       for (int b = 0; b < BATCH; ++b) {
         const int q = q0 + b * THREADS;
-        const int m = m0 + q / (COLS / 4);
-        const int n = n0 + q % (COLS / 4) * 4;
-        inside[b] = q < QUADS && m < p.M && n < p.N;  // n < N and N % 4 == 0: all four columns are
-        indices[b] = static_cast<long long>(m) * p.N + n;
-        sums[b] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (!inside[b]) continue;
+        m[b] = m0 + q / (COLS / 4);
+        n[b] = n0 + q % (COLS / 4) * 4;
+        valid[b] = q < QUADS && m[b] < p.M && n[b] < p.N ? 4 : 0;  // n < N and N % 4 == 0: all four
+        indices[b] = static_cast<long long>(m[b]) * p.N + n[b];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) sums[b][e] = 0.0f;
+      }
+#pragma unroll
+      for (int b = 0; b < BATCH; ++b) {
+        if (valid[b] == 0) continue;
 #pragma unroll
         for (int s = 0; s < COUNT; ++s) {
           const float4 term = __ldcg(reinterpret_cast<const float4*>(&first[s * stride + indices[b]]));
-          sums[b].x += term.x;
-          sums[b].y += term.y;
-          sums[b].z += term.z;
-          sums[b].w += term.w;
+          sums[b][0] += term.x;
+          sums[b][1] += term.y;
+          sums[b][2] += term.z;
+          sums[b][3] += term.w;
         }
       }
-#pragma unroll
-      for (int b = 0; b < BATCH; ++b) {
-        if (!inside[b]) continue;
-        const int q = q0 + b * THREADS;
-        const int m = m0 + q / (COLS / 4);
-        const int n = n0 + q % (COLS / 4) * 4;
-        sink(m, n, indices[b], sums[b].x);
-        sink(m, n + 1, indices[b] + 1, sums[b].y);
-        sink(m, n + 2, indices[b] + 2, sums[b].z);
-        sink(m, n + 3, indices[b] + 3, sums[b].w);
-      }
+      quads(m, n, indices, valid, sums);
     }
     return;
   }
@@ -119,17 +119,45 @@ __device__ __forceinline__ void splitk_sum_tile(const GemmParams& p, const float
     float sum = 0.0f;
 #pragma unroll
     for (int s = 0; s < COUNT; ++s) sum += __ldcg(&first[s * stride + index]);
-    sink(m, n, index, sum);
+    single(m, n, index, sum);
   }
 }
+
+// Where splitk_sum_tile's sums go (its quads and single outputs; NVRTC takes no generic lambdas
+// in device code). To C through the epilogue, the quads' reads of C in flight together:
+template <int ALIGN>
+struct SumsToC {
+  const GemmParams& p;
+  template <int BATCH>
+  __device__ __forceinline__ void operator()(const int (&m)[BATCH], const int (&n)[BATCH], const long long (&)[BATCH],
+                                             const int (&valid)[BATCH], const float (&sums)[BATCH][4]) const {
+    store_c_runs4<ALIGN>(p, m, n, valid, sums);
+  }
+  __device__ __forceinline__ void operator()(int m, int n, long long, float sum) const { store_c(p, m, n, sum); }
+};
+// To the workspace at the same index (a group's sum, into the group's first slice), past L1.
+struct SumsToWorkspace {
+  float* sums_out;
+  template <int BATCH>
+  __device__ __forceinline__ void operator()(const int (&)[BATCH], const int (&)[BATCH], const long long (&index)[BATCH],
+                                             const int (&valid)[BATCH], const float (&sums)[BATCH][4]) const {
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) {
+      if (valid[b] > 0) {
+        __stcg(reinterpret_cast<float4*>(&sums_out[index[b]]), make_float4(sums[b][0], sums[b][1], sums[b][2], sums[b][3]));
+      }
+    }
+  }
+  __device__ __forceinline__ void operator()(int, int, long long index, float sum) const { __stcg(&sums_out[index], sum); }
+};
 
 }  // namespace detail
 
 // Called by every thread of the block after it wrote its partial outputs through
 // splitk_partial(). Returns on every thread; the last block of the tile has finished it.
 // ROWS x COLS is output tile number `tile` (of `tiles`) at (m0, n0); this block computed slice z;
-// THREADS the block size.
-template <int ROWS, int COLS, int THREADS, int SPLITK>
+// THREADS the block size; ALIGN the call's alignment of C, as for store_c_runs4.
+template <int ROWS, int COLS, int THREADS, int SPLITK, int ALIGN>
 __device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long long tile, long long tiles, int z, int m0,
                                                    int n0, int tid) {
   static_assert(splitk_slices_legal(SPLITK), "SPLITK above 16 must be a multiple of 16 (whole groups of slices)");
@@ -144,19 +172,21 @@ __device__ __forceinline__ void splitk_finish_tile(const GemmParams& p, long lon
 
   // The group's slices, in order (for one group: the whole sum).
   float* group_sum = partials + static_cast<long long>(group) * GROUP * slice;
-  detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUP>(p, group_sum, slice, m0, n0, tid,
-                                                      [&](int m, int n, long long index, float sum) {
-                                                        if (GROUPS == 1) store_c(p, m, n, sum);
-                                                        else __stcg(&group_sum[index], sum);
-                                                      });
+  // Where the sum is whole (one group), it goes to C; else to the group's first slice.
+  const detail::SumsToC<ALIGN> to_c{p};
+  if constexpr (GROUPS == 1) {
+    detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUP>(p, group_sum, slice, m0, n0, tid, to_c, to_c);
+  } else {
+    const detail::SumsToWorkspace to_group{group_sum};
+    detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUP>(p, group_sum, slice, m0, n0, tid, to_group, to_group);
+  }
   if (tid == 0) *group_counter = 0u;
   if (GROUPS == 1) return;
 
   // The groups' sums, in order.
   unsigned* tile_counter = &counters[tiles * GROUPS + tile];
   if (!detail::splitk_arrive_last(tile_counter, GROUPS, tid)) return;
-  detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUPS>(
-      p, partials, GROUP * slice, m0, n0, tid, [&](int m, int n, long long, float sum) { store_c(p, m, n, sum); });
+  detail::splitk_sum_tile<ROWS, COLS, THREADS, GROUPS>(p, partials, GROUP * slice, m0, n0, tid, to_c, to_c);
   if (tid == 0) *tile_counter = 0u;
 }
 

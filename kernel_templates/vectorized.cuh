@@ -97,25 +97,24 @@ __global__ void __launch_bounds__(reg2d_threads(BM, BN, TM, TN)) vectorized_sgem
     }
     __syncthreads();
   }
-  // ROW_BATCH rows at a time, their reads of C in flight together (store_c_runs4).
+  // RUNS runs of 4 outputs at a time, their reads of C in flight together (store_c_runs4).
   constexpr int RUNS_PER_ROW = TN / 4;
-  constexpr int ROW_BATCH = epilogue_row_batch<TM, TN, 8>();
-  constexpr int RUNS = ROW_BATCH * RUNS_PER_ROW;
+  constexpr int RUNS = epilogue_runs<TM, TN, 8>();
 #pragma unroll
-  for (int i0 = 0; i0 < TM; i0 += ROW_BATCH) {
+  for (int r0 = 0; r0 < TM * RUNS_PER_ROW; r0 += RUNS) {
     int m[RUNS], n[RUNS], valid[RUNS];
     float runs[RUNS][4];
 #pragma unroll
     for (int r = 0; r < RUNS; ++r) {
-      const int i = i0 + r / RUNS_PER_ROW;
-      const int j = r % RUNS_PER_ROW * 4;
+      const int i = (r0 + r) / RUNS_PER_ROW;
+      const int j = (r0 + r) % RUNS_PER_ROW * 4;
       m[r] = m0 + thread_row * TM + i;
       n[r] = n0 + thread_col * TN + j;
       valid[r] = m[r] < p.M ? p.N - n[r] : 0;
 #pragma unroll
       for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
     }
-    store_c_runs4<RUNS, ALIGN>(p, m, n, valid, runs);
+    store_c_runs4<ALIGN>(p, m, n, valid, runs);
   }
 }
 

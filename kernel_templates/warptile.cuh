@@ -348,28 +348,47 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
   auto row_of = [&](int i) { return m0 + warp_m * WM + ((i / 4) * LANES_M + lane_m) * 4 + i % 4; };
   auto col_of = [&](int j) { return n0 + warp_n * WN + ((j / 4) * LANES_N + lane_n) * 4 + j % 4; };
   if (SPLITK == 1) {
-    // ROW_BATCH rows at a time, their reads of C in flight together (store_c_runs4): 8 runs, or 4
-    // where 64 accumulators are held to 128 registers (with 8, 8 x 8 tiles that spilled 44-80
-    // bytes before spilled 124-216).
+    // RUNS runs of 4 outputs at a time, their reads of C in flight together (store_c_runs4): 8,
+    // but for 64 accumulators held to 128 registers (2 blocks an SM or more), where ptxas spilled
+    // the 8 x 8 default's epilogue with 2 or 4 runs on sm_80 and sm_89 (40-44 bytes; with 1 in the
+    // batched loop too) and not with 4 on sm_90: there 4 on sm_90, and elsewhere the loop of one
+    // run at a time that came before the batches.
     constexpr int RUNS_PER_ROW = TN / 4;
     constexpr bool HELD_TO_128 = warptile_min_blocks(THREADS, TM * TN) > 1 && TM * TN >= 64;
-    constexpr int ROW_BATCH = epilogue_row_batch<TM, TN, HELD_TO_128 ? 4 : 8>();
-    constexpr int RUNS = ROW_BATCH * RUNS_PER_ROW;
+#if __CUDA_ARCH__ >= 900
+    constexpr int HELD_RUNS = 4;
+#else
+    constexpr int HELD_RUNS = 1;
+#endif
+    constexpr int RUNS = epilogue_runs<TM, TN, HELD_TO_128 ? HELD_RUNS : 8>();
+    if constexpr (RUNS == 1) {
 #pragma unroll
-    for (int i0 = 0; i0 < TM; i0 += ROW_BATCH) {
+      for (int i = 0; i < TM; ++i) {
+        const int m = row_of(i);
+        if (m >= p.M) continue;
+#pragma unroll
+        for (int j = 0; j < TN; j += 4) {
+          const int n = col_of(j);
+          if (n < p.N) store_c4<ALIGN>(p, m, n, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]), p.N - n);
+        }
+      }
+    } else {
+#pragma unroll
+    for (int r0 = 0; r0 < TM * RUNS_PER_ROW; r0 += RUNS) {
       int m[RUNS], n[RUNS], valid[RUNS];
       float runs[RUNS][4];
 #pragma unroll
       for (int r = 0; r < RUNS; ++r) {
-        const int i = i0 + r / RUNS_PER_ROW;
-        const int j = r % RUNS_PER_ROW * 4;
+        const int i = (r0 + r) / RUNS_PER_ROW;
+        const int j = (r0 + r) % RUNS_PER_ROW * 4;
         m[r] = row_of(i);
         n[r] = col_of(j);
         valid[r] = m[r] < p.M ? p.N - n[r] : 0;
 #pragma unroll
         for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
       }
-      store_c_runs4<RUNS, ALIGN>(p, m, n, valid, runs);
+      store_c_runs4<ALIGN>(p, m, n, valid, runs);
+    }
     }
   } else {
     const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
@@ -383,7 +402,7 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
         if (m < p.M && n < p.N) *splitk_partial<SPLITK>(p, tiles, blockIdx.z, m, n) = acc[i][j];
       }
     }
-    splitk_finish_tile<BM, BN, THREADS, SPLITK>(p, tile, tiles, blockIdx.z, m0, n0, tid);
+    splitk_finish_tile<BM, BN, THREADS, SPLITK, ALIGN>(p, tile, tiles, blockIdx.z, m0, n0, tid);
   }
 }
 
