@@ -7,6 +7,11 @@
 #     [TUNE_SECONDS=240] [TUNE_GPU=H200] [BENCH_SECONDS=180] [BUILD_TARGETS="gemmbench test_gpu_kernels ..."]
 #     [TEST_TIMEOUT=300] bash tools/gpu_run.sh [gemmbench arguments...]
 # STEPS="" (set, empty) only builds, for a call that runs the built binaries itself afterwards.
+# PREBUILT=DIR uses the build directory DIR carried from the development machine (name it and
+# the binaries' folder in the call's carry, e.g. build/bin/gemmbench) instead of building: a build
+# costs 2-4 minutes of a 10-minute call. An AB_BASE entry may be such a build too (a directory
+# with bin/gemmbench, e.g. build-base from `git archive COMMIT` configured with
+# -DGEMMTUNE_BUILD_TESTS=OFF), instead of sources to build here.
 # BUILD_TARGETS builds only those targets (and what they need) instead of everything; TEST_TIMEOUT
 # is ctest's limit a test, so that a kernel that hangs costs minutes, not the whole call.
 # GEMMTUNE_COMMIT names the tree in the tables: give the hash as the machine that sent the tree
@@ -79,8 +84,14 @@ if [[ -n $pybind11_wheel ]]; then
   python_args=(-Dpybind11_DIR="$deps/python/pybind11/share/cmake/pybind11")
 fi
 
-status "building"
-if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release "${python_args[@]}" &&
+if [[ -n ${PREBUILT:-} ]]; then
+  # Binaries built on the development machine (CUDA 13.0, the same Debian packages) and carried:
+  # the device time of a build goes to measuring instead. They load CUDA's libraries from here.
+  build=$(cd "$PREBUILT" && pwd)
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/cuda/lib64:/usr/local/cuda/lib"
+  status "using the carried build in $PREBUILT (no build here)"
+  ls "$build"/bin > "$OUT/build.log" 2>&1
+elif status "building" && ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release "${python_args[@]}" &&
        cmake --build "$build" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"
   status "BUILD FAILED (log: build.log); building the tools alone"
@@ -311,7 +322,10 @@ if wants ab; then
   sides=(new)
   for i in "${!base_dirs[@]}"; do
     base_build=/tmp/gemmtune-build-base$i
-    if { cmake -S "${base_dirs[$i]}" -B "$base_build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release \
+    if [ -x "${base_dirs[$i]}/bin/gemmbench" ]; then  # a carried build of the base, not its sources
+      rm -rf "$base_build" && ln -s "$(cd "${base_dirs[$i]}" && pwd)" "$base_build"
+      sides+=("$i")
+    elif { cmake -S "${base_dirs[$i]}" -B "$base_build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release \
            -DGEMMTUNE_BUILD_PYTHON=OFF && cmake --build "$base_build" -j"$(nproc)" --target gemmbench; } \
          >> "$OUT/ab-build.log" 2>&1; then
       sides+=("$i")
