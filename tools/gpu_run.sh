@@ -91,11 +91,14 @@ if [[ -n ${PREBUILT:-} ]]; then
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/cuda/lib64:/usr/local/cuda/lib"
   status "using the carried build in $PREBUILT (no build here)"
   ls "$build"/bin > "$OUT/build.log" 2>&1
-elif status "building" && ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release "${python_args[@]}" &&
-       cmake --build "$build" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"
-  status "BUILD FAILED (log: build.log); building the tools alone"
-  cmake --build "$build" -j"$(nproc)" --target gemmbench tune tunedb sgemm_overhead >> "$OUT/build.log" 2>&1 || exit 1
+else
+  status "building"
+  if ! { cmake -S . -B "$build" -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_BUILD_TYPE=Release "${python_args[@]}" &&
+         cmake --build "$build" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } > "$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"
+    status "BUILD FAILED (log: build.log); building the tools alone"
+    cmake --build "$build" -j"$(nproc)" --target gemmbench tune tunedb sgemm_overhead >> "$OUT/build.log" 2>&1 || exit 1
+  fi
 fi
 
 if wants test; then
