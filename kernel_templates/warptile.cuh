@@ -152,16 +152,9 @@ struct WarptileLoader {
 // Up to this K, the kernel asks L2 for its C tile before the main loop.
 constexpr int kWarptilePrefetchCK = 128;
 
-// Blocks per SM to ask the register allocator for: thread tiles of up to 64 accumulators fit in
-// 128 registers, so 512 threads (16 warps) can share an SM; larger tiles get the registers they
-// need rather than spill.
-__host__ __device__ constexpr int warptile_min_blocks(int threads, int thread_tile) {
-  return thread_tile <= 64 && threads <= 512 ? 512 / threads : 1;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPLITK, int FRAGBUF, int ORDER,
-          int COPY, Layout L, int ALIGN>
-__global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN))
+          int COPY, int REGS, Layout L, int ALIGN>
+__global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min_blocks(warptile_threads(BM, BN, WM, WN), TM * TN, REGS))
     warptile_sgemm(GemmParams params) {
   // blockIdx.z: the split-K slice when SPLITK > 1 (the host refuses batched calls then), else the
   // batch entry.
@@ -354,7 +347,7 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
     // batched loop too) and not with 4 on sm_90: there 4 on sm_90, and elsewhere the loop of one
     // run at a time that came before the batches.
     constexpr int RUNS_PER_ROW = TN / 4;
-    constexpr bool HELD_TO_128 = warptile_min_blocks(THREADS, TM * TN) > 1 && TM * TN >= 64;
+    constexpr bool HELD_TO_128 = warptile_min_blocks(THREADS, TM * TN, REGS) > 1 && TM * TN >= 64;
 #if __CUDA_ARCH__ >= 900
     constexpr int HELD_RUNS = 4;
 #else

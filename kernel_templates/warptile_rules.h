@@ -1,6 +1,6 @@
 // The legality of a warptile configuration, for warptile.cuh's static_asserts and the host's check
 // alike (family_rules.h says how), and the sizes both derive from it. Rules read BM BN BK WM WN TM
-// TN STAGES SPLITK FRAGBUF ORDER COPY, the layout L, ALIGN, THREADS, SMEM_BYTES and OPERAND_ALIGN.
+// TN STAGES SPLITK FRAGBUF ORDER COPY REGS, the layout L, ALIGN, THREADS, SMEM_BYTES and OPERAND_ALIGN.
 #pragma once
 
 #include "family_rules.h"
@@ -12,6 +12,16 @@ namespace gemmtune {
 // parameters before its rules refuse them.
 GEMMTUNE_HOST_DEVICE constexpr long long warptile_threads(int BM, int BN, int WM, int WN) {
   return 32LL * (BM / WM) * (BN / WN);
+}
+
+// Blocks per SM to ask the register allocator for. REGS 1: thread tiles of up to 64 accumulators
+// are held to 128 registers, so that 512 threads (16 warps) can share an SM; larger tiles get the
+// registers they need rather than spill. REGS 2 holds no tile: ptxas may then take up to 255, and
+// fewer blocks fit an SM. Which is faster is for measurement: on sm_90 the same loop allocated
+// differently went from 66 FFMA register-bank conflicts a 1024 FFMAs to none, 9% of its time
+// (docs/performance.md).
+GEMMTUNE_HOST_DEVICE constexpr int warptile_min_blocks(long long threads, int thread_tile, int REGS) {
+  return REGS == 1 && thread_tile <= 64 && threads <= 512 ? static_cast<int>(512 / threads) : 1;
 }
 
 // Floats A's and B's rows are aligned to as the kernel reads them: COPY 2 reads aligned copies.
@@ -44,4 +54,7 @@ GEMMTUNE_HOST_DEVICE constexpr long long warptile_smem_bytes(int BM, int BN, int
   RULE(FAMILY, FRAGBUF == 1 || FRAGBUF == 2, "FRAGBUF must be 1 or 2")                                 \
   RULE(FAMILY, ORDER == 1 || ORDER == 2, "ORDER must be 1 or 2")                                      \
   RULE(FAMILY, COPY == 1 || COPY == 2, "COPY must be 1 or 2")                                          \
-  RULE(FAMILY, COPY == 1 || ALIGN < 4, "COPY 2 (aligned copies of A and B) is for ALIGN 1 or 2 only")
+  RULE(FAMILY, COPY == 1 || ALIGN < 4, "COPY 2 (aligned copies of A and B) is for ALIGN 1 or 2 only")    \
+  RULE(FAMILY, REGS == 1 || REGS == 2, "REGS must be 1 or 2")                                          \
+  RULE(FAMILY, REGS == 1 || warptile_min_blocks(THREADS, TM * TN, 1) > 1,                              \
+       "REGS 2 frees the registers of a tile that REGS 1 holds to 128: this tile is not held")

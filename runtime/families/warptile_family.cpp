@@ -78,7 +78,7 @@ class WarptileFamily final : public WarpTiledFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
               TM = c.get("TM"), TN = c.get("TN"), STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"),
-              FRAGBUF = c.get("FRAGBUF"), ORDER = c.get("ORDER"), COPY = c.get("COPY"), ALIGN = c.align;
+              FRAGBUF = c.get("FRAGBUF"), ORDER = c.get("ORDER"), COPY = c.get("COPY"), REGS = c.get("REGS"), ALIGN = c.align;
     const int OPERAND_ALIGN = warptile_operand_align(COPY, ALIGN);
     const Layout L = c.layout;
     const long long THREADS = warptile_threads(BM, BN, WM, WN);
@@ -105,7 +105,10 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"ORDER", 1, {1, 2}, true},
                                  // 2: a call whose rows are not 16-byte aligned is served from
                                  // aligned copies of A and B (warptile.cuh; refused at ALIGN 4).
-                                 {"COPY", 1, {1, 2}, true}};
+                                 {"COPY", 1, {1, 2}, true},
+                                 // 2: no register cap for tiles REGS 1 holds to 128 registers
+                                 // (warptile_rules.h's warptile_min_blocks says why it is searched).
+                                 {"REGS", 1, {1, 2}, true}};
 };
 
 }  // namespace

@@ -113,6 +113,10 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("warptile", {{"COPY", 2}, {"SPLITK", 16}, {"BK", 16}}));
   configs.push_back(variant("warptile", {{"COPY", 2}, {"BM", 64}, {"BK", 16}, {"WM", 16}, {"TN", 4}, {"FRAGBUF", 2},
                                          {"ORDER", 2}}));
+  // No register cap (REGS 2): the default, whose epilogue then keeps 8 runs of C in flight, and
+  // the 64 x 128 tile of 8 x 4 thread tiles with split-K.
+  configs.push_back(variant("warptile", {{"REGS", 2}}));
+  configs.push_back(variant("warptile", {{"REGS", 2}, {"BM", 64}, {"BK", 16}, {"WM", 16}, {"TN", 4}, {"SPLITK", 4}}));
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
   configs.push_back(variant("tf32x3", {{"WN", 64}}));
   configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));

@@ -229,6 +229,10 @@ void check_family_on_special_values(std::string_view family_name) {
       KernelConfig copied = family.default_config(layout, 1);
       copied.set("COPY", 2);
       configs.push_back(copied);
+      // No register cap (REGS 2): its epilogue keeps more runs of C in flight.
+      KernelConfig uncapped = family.default_config(layout, family.alignments().front());
+      uncapped.set("REGS", 2);
+      configs.push_back(uncapped);
     }
     // 3xTF32 told of tiny values by a scan of A and B before the GEMM (WATCH 2), not in its loop.
     if (family.name() == "tmawgmma") {

@@ -301,14 +301,14 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
     {"reg2d", {{{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {1, 64}}, {"TM", {1, 3, 16}}, {"TN", {1, 3, 16}}}, {4}}},
     {"vectorized",
      {{{"BM", {8, 512}}, {"BN", {8, 512}}, {"BK", {2, 6, 64}}, {"TM", {2, 6, 16}}, {"TN", {2, 6, 16}}}, {3}}},
-    // Twelve parameters: the full product would take hours to compile, so each keeps the values that
+    // Thirteen parameters: the full product would take hours to compile, so each keeps the values that
     // reach every rule (lanes, thread tile size, warp and block divisibility, thread count, copies,
-    // shared memory, stages, fragment buffers, FFMA order, operand copies; ORDER 2 stands for both
+    // shared memory, stages, fragment buffers, FFMA order, operand copies, register cap; ORDER 2 stands for both
     // orders, whose code has no rule of its own). Which operand tiles go by cp.async, and so must divide evenly over
     // the threads, depends on the layout: nn has B's rule, tn A's and B's.
     {"warptile",
      {{{"BM", {96, 512}}, {"BK", {1, 64}}, {"WM", {24}}, {"TM", {6}}, {"STAGES", {1}}, {"SPLITK", {24}},
-       {"FRAGBUF", {3}}, {"ORDER", {3}}, {"COPY", {3}}},
+       {"FRAGBUF", {3}}, {"ORDER", {3}}, {"COPY", {3}}, {"REGS", {3}}},
       {3},
       {{"BM", {128}}, {"BN", {128, 256}}, {"BK", {8}}, {"WM", {16, 32}}, {"WN", {64, 128}}, {"TM", {8, 16}},
        {"TN", {8, 16}}, {"STAGES", {4}}, {"SPLITK", {1, 4}}, {"FRAGBUF", {1}}, {"ORDER", {2}}, {"COPY", {1, 2}}},

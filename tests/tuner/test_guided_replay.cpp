@@ -33,6 +33,7 @@ struct AddedValue {
 constexpr AddedValue kAddedSinceRecording[] = {
     {"skinny", "PREFETCH", 1},  // PREFETCH 2: 2026-12-07
     {"tmawgmma", "WATCH", 1},   // WATCH 2 (tiny-value prescan): 2026-12-07
+    {"warptile", "REGS", 1},    // REGS 2 (no register cap): 2026-12-07
 };
 
 bool added_since_recording(const KernelConfig& config) {
