@@ -96,6 +96,8 @@ std::vector<KernelConfig> configs_under_test() {
     }
   }
   configs.push_back(variant("warptile", {{"BK", 16}, {"WM", 64}, {"WN", 32}}));
+  // 256 slices (16 groups of 16 in the sum's second level), most of them empty on short K.
+  configs.push_back(variant("warptile", {{"SPLITK", 256}, {"BM", 64}, {"BN", 64}, {"WM", 16}, {"TN", 4}, {"BK", 32}}));
   // Double-buffered fragments: one piece a tile (BK 8) and several (BK 32), two and three stages,
   // cuBLAS's 256 x 128 block of 64 x 64 warp tiles, and with split-K.
   configs.push_back(variant("warptile", {{"FRAGBUF", 2}}));
