@@ -99,9 +99,9 @@ class WarptileFamily final : public WarpTiledFamily {
                                  {"TM", 8, {4, 8, 16}},
                                  {"TN", 8, {4, 8, 16}},
                                  {"STAGES", 3, {2, 3, 4}},
-                                 // 256: tall K on few tiles (64x64x65536 at 128 slices ran one
-                                 // block of 4 warps an SM).
-                                 {"SPLITK", 1, {1, 4, 16, 64, 128, 256}},
+                                 // (256 slices, legal and tested, is not searched: on an H100
+                                 // it was 10% slower than 128 on 64x64x65536, docs/performance.md.)
+                                 {"SPLITK", 1, {1, 4, 16, 64, 128}},
                                  // Fragment buffers: 2 double-buffers them across k steps and
                                  // tiles (warptile.cuh says why and what it costs).
                                  {"FRAGBUF", 1, {1, 2}, true},
