@@ -72,10 +72,20 @@ void SharedCompilePool::submit(std::size_t owner, const KernelConfig& config) {
     ++own.waiting;
     return;
   }
-  pool_.submit(config);
   waiters_[name] = {owner};
   ++own.started;
   ++own.waiting;
+  // has_idle_worker() and this call take the lock apart: another owner may have taken the worker
+  // seen idle in between. The compile then starts when the next worker frees up.
+  queued_.push_back(config);
+  start_queued();
+}
+
+void SharedCompilePool::start_queued() {
+  while (!queued_.empty() && pool_.has_idle_worker()) {
+    pool_.submit(queued_.front());
+    queued_.pop_front();
+  }
 }
 
 void SharedCompilePool::distribute(std::vector<CompileOutcome> outcomes) {
@@ -101,6 +111,7 @@ std::vector<CompileOutcome> SharedCompilePool::collect(std::size_t owner, std::c
     {
       const std::lock_guard lock(mutex_);
       distribute(pool_.collect(std::chrono::milliseconds(0)));
+      start_queued();
       Owner& own = owners_.at(owner);
       left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       // Nothing of its own running and room to submit: waiting would only idle a worker.

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -37,8 +38,9 @@ class SharedCompilePool {
   bool has_idle_worker(std::size_t owner) const;
   // The compiles `owner` has not collected yet (running or ended), joined ones included.
   std::size_t in_flight(std::size_t owner) const;
-  // Compiles `config` for `owner`, or joins the compile of it already running; requires
-  // has_idle_worker(owner).
+  // Compiles `config` for `owner`, or joins the compile of it already running or queued; call it
+  // after has_idle_worker(owner). Should another owner take the idle worker in between, the
+  // compile waits for the next one to free up.
   void submit(std::size_t owner, const KernelConfig& config);
   // Waits up to `wait` for one of `owner`'s compiles to end, and returns every outcome of its
   // that has; returns at once (nothing) when it waits for none and may submit. A joined
@@ -58,10 +60,12 @@ class SharedCompilePool {
   void distribute(std::vector<CompileOutcome> outcomes);
   int share_of(const Owner& owner) const;  // with mutex_ held
   bool may_submit(const Owner& owner) const;  // a worker is idle and `owner` is within its share; mutex_ held
+  void start_queued();  // hands queued_ to idle workers, oldest first; mutex_ held
 
   mutable std::mutex mutex_;
   CompilePool pool_;
-  std::map<std::string, std::vector<std::size_t>> waiters_;  // kernel name compiling -> owners, its submitter first
+  std::map<std::string, std::vector<std::size_t>> waiters_;  // kernel name compiling or queued -> owners, its submitter first
+  std::deque<KernelConfig> queued_;  // submitted while every worker was busy (see submit)
   std::vector<Owner> owners_;
 };
 

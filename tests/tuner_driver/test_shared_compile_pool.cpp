@@ -1,7 +1,8 @@
 // The compile pool of a run on several GPUs: each owner (a GPU's thread) gets the outcomes it
 // asked for and no other, a configuration compiling for one owner is joined by another rather
-// than compiled twice, an owner keeps to its share of the workers until the others leave, and
-// owners collecting from threads of their own each get theirs.
+// than compiled twice, an owner keeps to its share of the workers until the others leave, a
+// compile submitted after another owner took the idle worker waits for the next, and owners
+// collecting from threads of their own each get theirs.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -80,6 +81,20 @@ TEST_CASE("an owner of the shared compile pool keeps to its share until the othe
   const auto started = std::chrono::steady_clock::now();
   CHECK(pool.collect(0, std::chrono::seconds(10)).empty());
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+}
+
+// Two owners' threads each see the one idle worker, then both submit: the second compile waits
+// for the worker (it once threw "CompilePool::submit with no idle worker" and aborted CI).
+TEST_CASE("an owner whose idle worker another owner took first still gets its compile", "[workers][nvrtc]") {
+  SharedCompilePool pool(1, "sm_90", 2);
+  REQUIRE(pool.has_idle_worker(0));
+  REQUIRE(pool.has_idle_worker(1));
+  pool.submit(0, refused(3));
+  REQUIRE_NOTHROW(pool.submit(1, refused(5)));
+  CHECK(pool.in_flight(1) == 1);
+  CHECK(collect_all(pool, 1) == std::multiset<std::string>{kernel_name(refused(5))});
+  CHECK(collect_all(pool, 0) == std::multiset<std::string>{kernel_name(refused(3))});
+  CHECK(pool.compiled_count() == 2);
 }
 
 TEST_CASE("owners of the shared compile pool submit and collect from threads of their own", "[workers][nvrtc]") {
