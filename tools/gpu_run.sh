@@ -127,13 +127,14 @@ if wants gputests; then
     echo "exit $? $(basename "$binary")" >> "$OUT/gputests.log"
   done
   # The C API's and the Python package's [gpu] tests are ctest entries of their own; with
-  # BUILD_TARGETS they were not built, and would only fail for that.
-  if [ -z "${BUILD_TARGETS:-}" ]; then
+  # BUILD_TARGETS they were not built, and a PREBUILT build carries no ctest files: they would
+  # only fail for that.
+  if [ -z "${BUILD_TARGETS:-}" ] && [ -z "${PREBUILT:-}" ]; then
     ctest --test-dir "$build" --output-on-failure --timeout "${TEST_TIMEOUT:-300}" -R "capi_sgemm_against_cublas_gpu|python_torch_gpu" \
       >> "$OUT/gputests.log" 2>&1
     echo "exit $? ctest capi and python [gpu]" >> "$OUT/gputests.log"
   else
-    echo "## ctest capi and python [gpu]: not run (BUILD_TARGETS did not build them)" >> "$OUT/gputests.log"
+    echo "## ctest capi and python [gpu]: not run (BUILD_TARGETS or PREBUILT: not built here)" >> "$OUT/gputests.log"
   fi
   grep -E "^## |^exit |test cases|assertions|FAILED|SKIPPED|^[0-9.]+ s: |Passed|Failed|Not Run|relative difference" \
     "$OUT/gputests.log" > "$OUT/gputests-summary.txt"
