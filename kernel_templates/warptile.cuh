@@ -367,21 +367,21 @@ __global__ void __launch_bounds__(warptile_threads(BM, BN, WM, WN), warptile_min
       }
     } else {
 #pragma unroll
-    for (int r0 = 0; r0 < TM * RUNS_PER_ROW; r0 += RUNS) {
-      int m[RUNS], n[RUNS], valid[RUNS];
-      float runs[RUNS][4];
+      for (int r0 = 0; r0 < TM * RUNS_PER_ROW; r0 += RUNS) {
+        int m[RUNS], n[RUNS], valid[RUNS];
+        float runs[RUNS][4];
 #pragma unroll
-      for (int r = 0; r < RUNS; ++r) {
-        const int i = (r0 + r) / RUNS_PER_ROW;
-        const int j = (r0 + r) % RUNS_PER_ROW * 4;
-        m[r] = row_of(i);
-        n[r] = col_of(j);
-        valid[r] = m[r] < p.M ? p.N - n[r] : 0;
+        for (int r = 0; r < RUNS; ++r) {
+          const int i = (r0 + r) / RUNS_PER_ROW;
+          const int j = (r0 + r) % RUNS_PER_ROW * 4;
+          m[r] = row_of(i);
+          n[r] = col_of(j);
+          valid[r] = m[r] < p.M ? p.N - n[r] : 0;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
+          for (int e = 0; e < 4; ++e) runs[r][e] = acc[i][j + e];
+        }
+        store_c_runs4<ALIGN>(p, m, n, valid, runs);
       }
-      store_c_runs4<ALIGN>(p, m, n, valid, runs);
-    }
     }
   } else {
     const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
