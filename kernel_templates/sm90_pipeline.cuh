@@ -105,6 +105,50 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long* barr
       : "memory");
 }
 
+// mbarrier_arrive_cluster with release semantics at cluster scope: this thread's writes (and reads)
+// before it are ordered before what the waiter on the barrier does after an acquiring wait
+// (mbarrier_wait_cluster). For data handed from one block to another of the cluster.
+__device__ __forceinline__ void mbarrier_arrive_release_cluster(unsigned long long* barrier, unsigned cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(cta)
+      : "memory");
+}
+
+// mbarrier_wait acquiring at cluster scope: what the arrivals of other blocks released
+// (mbarrier_arrive_release_cluster) is visible after it.
+__device__ __forceinline__ void mbarrier_wait_cluster(unsigned long long* barrier, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_again:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_again;\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(parity)
+      : "memory");
+}
+
+// The float4 at `local`'s offset in the shared memory of the cluster's block of rank `cta`
+// (distributed shared memory).
+__device__ __forceinline__ float4 load_shared_cluster(const float4* local, unsigned cta) {
+  float4 v;
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %4, %5;\n"
+      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n"
+      "}\n"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+      : "r"(shared_address(local)), "r"(cta)
+      : "memory");
+  return v;
+}
+
 // Brings a tensor map (a kernel argument) into the copy engine's cache ahead of the first copy.
 __device__ __forceinline__ void prefetch_tensor_map(const void* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");

@@ -59,7 +59,8 @@
 // Partial tiles (split-K, stream-K) go to the workspace in the accumulators' register order; the
 // last piece of a tile to arrive adds all pieces in k order, in two levels when there are many
 // (tile_schedule.h). Workspace layout (floats): [arrival counters: counter_words()][partial
-// slots: BR * BS each].
+// slots: BR * BS each]. With CSPLIT, a cluster's blocks share each split-K unit's k tiles and
+// rank 0 adds the others' sums from their shared memory (gather_k_shares) before any of that.
 //
 // Batches. A strided batched call's entries are the third dimension of both tensor maps (the host
 // encodes them with the call's strides; plain calls are a batch of one), and the tile schedule
@@ -197,8 +198,56 @@ __device__ __forceinline__ bool unit_touches_tiny(const unsigned* flags, const W
   return found;
 }
 
+// CSPLIT: the k tiles of a unit that the cluster's block of this rank computes, a share of
+// [k_begin, k_end) in rank order.
+template <int CSPLIT>
+__device__ __forceinline__ void take_k_share(WorkUnit& unit) {
+  if (CSPLIT == 1) return;
+  const int rank = static_cast<int>(cluster_rank());
+  const int begin = unit.k_begin;
+  const int tiles = unit.k_end - unit.k_begin;
+  unit.k_begin = begin + tiles * rank / CSPLIT;
+  unit.k_end = begin + tiles * (rank + 1) / CSPLIT;
+}
+
+// CSPLIT: the cluster's blocks each summed a share of the unit's k tiles into `acc`. Ranks above 0
+// leave theirs in their own shared memory (`share`, in the accumulators' register order) and tell
+// rank 0 (`shares_in`, on rank 0); rank 0 adds them to its own in rank order (the same bits every
+// run) and tells each rank that its share was read (`share_read`, on that rank), so that the next
+// unit may write it. `turn` counts the units of this block's walk. Returns whether this block
+// finishes the unit (rank 0). Every thread arrives for itself: an arrival releases only its own
+// thread's writes and reads.
+template <int BS, int CONSUMER_THREADS, int CSPLIT>
+__device__ __forceinline__ bool gather_k_shares(float (&acc)[BS / 8][4], float* share, unsigned long long* shares_in,
+                                                unsigned long long* share_read, int turn, int ctid) {
+  float4* mine = reinterpret_cast<float4*>(share) + ctid;
+  if (cluster_rank() != 0) {
+    if (turn > 0) mbarrier_wait_cluster(share_read, (turn - 1) & 1);  // rank 0 read the last one
+#pragma unroll
+    for (int j = 0; j < BS / 8; ++j) mine[j * CONSUMER_THREADS] = make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3]);
+    mbarrier_arrive_release_cluster(shares_in, 0);
+    return false;
+  }
+  mbarrier_wait_cluster(shares_in, turn & 1);
+#pragma unroll 1
+  for (unsigned rank = 1; rank < CSPLIT; ++rank) {
+    float4 terms[BS / 8];
+#pragma unroll
+    for (int j = 0; j < BS / 8; ++j) terms[j] = load_shared_cluster(mine + j * CONSUMER_THREADS, rank);
+#pragma unroll
+    for (int j = 0; j < BS / 8; ++j) {
+      acc[j][0] += terms[j].x, acc[j][1] += terms[j].y, acc[j][2] += terms[j].z, acc[j][3] += terms[j].w;
+    }
+  }
+  // After all the reads: each release is a fence of the GPU's memory (MEMBAR.GPU in the SASS), and
+  // back to back they cost less than one between each rank's reads.
+#pragma unroll 1
+  for (unsigned rank = 1; rank < CSPLIT; ++rank) mbarrier_arrive_release_cluster(share_read, rank);
+  return true;
+}
+
 template <int PRODUCTS, int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int PINGPONG, int WATCH,
-          Layout L, int ALIGN>
+          int CSPLIT, Layout L, int ALIGN>
 __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   using Roles = TmaOperandRoles<L>;
   constexpr int BR = tmawgmma_rows_x(BM, BN, L);  // X rows of a tile: 64 a MMA warpgroup
@@ -209,6 +258,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   constexpr bool TURNS = PINGPONG == kPingpongTurns;   // two MMA warpgroups, a tile each, taking turns
   constexpr int MMA_GROUPS = TURNS ? 2 : CONSUMERS;      // MMA warpgroups in the block
   constexpr int Y_SHARE = BS / CLUSTER;  // Y rows each block of a cluster copies for all of them
+  // A cluster's blocks: CLUSTER sharing Y tiles, or CSPLIT sharing each unit's k tiles (the rules
+  // allow one of them at most). The cluster walks the units; its blocks, one walk.
+  constexpr int CLUSTER_BLOCKS = CLUSTER * CSPLIT;
   constexpr int K_STEPS = BK / 8;
   constexpr int X_FLOATS = BR * BK;
   constexpr int Y_FLOATS = BS * BK;
@@ -241,6 +293,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   __shared__ int finishes_tile[MMA_GROUPS];  // last_to_arrive's answer, a word a tile's warpgroups
   // PINGPONG 2: warpgroup g has waited for the stage of its unit's last k tile (below).
   __shared__ unsigned long long handed_over[2];
+  // CSPLIT: on rank 0, the other ranks' shares of a unit are in their shared memory; on the
+  // others, rank 0 has read this block's share.
+  __shared__ unsigned long long shares_in;
+  __shared__ unsigned long long share_read;
   extern __shared__ float smem_unaligned[];
   // Aligned by an offset from the declared array, so that the compiler still knows these are
   // shared-memory addresses (32-bit, LDS/STS) rather than generic ones.
@@ -252,6 +308,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   auto y_big = [&](int stage) {
     return Roles::Y_TRANSPOSED ? y_copied(stage) + (PRODUCTS == 3 ? 2 : 1) * Y_FLOATS : y_copied(stage);
   };
+  float* k_share_sums = stages + STAGES * STAGE_FLOATS;  // CSPLIT: this block's share of a unit
 
   const GemmParams& p = args.gemm;
   // The host launched make_tile_schedule(..., sm_count / CLUSTER)'s grid of clusters; the same
@@ -261,9 +318,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   // change: a value live across that change is spilled.
   auto tile_schedule = [&] {
     return make_tile_schedule(Roles::SWAP ? p.N : p.M, Roles::SWAP ? p.M : p.N, p.K, BR * CLUSTER, BS, BK,
-                              static_cast<int>(gridDim.x) / CLUSTER, static_cast<Schedule>(SCHEDULE), SPLITK, p.batch);
+                              static_cast<int>(gridDim.x) / CLUSTER_BLOCKS, static_cast<Schedule>(SCHEDULE), SPLITK,
+                              p.batch);
   };
-  auto cluster_walk = [&] { return TileWalk(tile_schedule(), static_cast<int>(blockIdx.x) / CLUSTER); };
+  auto cluster_walk = [&] { return TileWalk(tile_schedule(), static_cast<int>(blockIdx.x) / CLUSTER_BLOCKS); };
   // The first X row of this block's tile in `unit`.
   auto first_x_row = [](const WorkUnit& unit) {
     return (unit.tile_r * CLUSTER + static_cast<int>(CLUSTER == 1 ? 0u : cluster_rank())) * BR;
@@ -281,9 +339,10 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       mbarrier_init(&empty[s], CONSUMER_THREADS + CONSUMER_THREADS / 32 * (CLUSTER - 1));
     }
     if (TURNS) mbarrier_init(&handed_over[0], 128), mbarrier_init(&handed_over[1], 128);
+    if (CSPLIT > 1) mbarrier_init(&shares_in, CONSUMER_THREADS * (CSPLIT - 1)), mbarrier_init(&share_read, CONSUMER_THREADS);
     fence_mbarrier_init();
   }
-  if (CLUSTER == 1) {
+  if (CLUSTER_BLOCKS == 1) {
     __syncthreads();
   } else {
     cluster_sync();  // no block copies into another's stages before its barriers exist
@@ -301,6 +360,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       prefetch_tensor_map(&args.x);
       prefetch_tensor_map(&args.y);
       while (walk.next(unit)) {
+        take_k_share<CSPLIT>(unit);
         const int r0 = first_x_row(unit);
         const int s0 = unit.tile_s * BS;
         for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
@@ -348,6 +408,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
     if (!TRANSFORM) return;
     const int ttid = tid - 32;
     while (walk.next(unit)) {
+      take_k_share<CSPLIT>(unit);
       for (int kt = unit.k_begin; kt < unit.k_end; ++kt) {
         mbarrier_wait(&full[stage], phase);
         TinyValueScan tiny;
@@ -437,7 +498,7 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   const long long counter_floats = schedule.counter_words();
   float* slots = p.workspace + counter_floats;
 
-  TileWalk walk(schedule, static_cast<int>(blockIdx.x) / CLUSTER);
+  TileWalk walk(schedule, static_cast<int>(blockIdx.x) / CLUSTER_BLOCKS);
   WorkUnit unit;
   int stage = 0;
   unsigned phase = 0;
@@ -445,8 +506,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
   float tile_sum[BS / 8][4];
   unsigned x_big[K_STEPS][4];
   unsigned x_small[K_STEPS][4];
-  int turn = 0;  // PINGPONG 2: the units this block has dealt
+  int turn = 0;  // PINGPONG 2 and CSPLIT: the units this block has dealt
   while (walk.next(unit)) {
+    take_k_share<CSPLIT>(unit);
     if (TURNS) {
       const int this_turn = turn++;
       const int g = mma_group();
@@ -474,8 +536,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
     }
-    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now.
-    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles) {
+    // A unit of a few k tiles is over before C could come from DRAM: ask L2 for it now. (With
+    // CSPLIT, rank 0 alone reads C.)
+    if (unit.k_end - unit.k_begin <= kTmaPrefetchCTiles && (CSPLIT == 1 || cluster_rank() == 0)) {
       const GemmParams entry = batch_entry(p, unit.entry);
       if (Roles::SWAP) {
         prefetch_c_tile<BS, BR, CONSUMER_THREADS>(entry, unit.tile_s * BS, first_x_row(unit), ctid);
@@ -611,6 +674,9 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       }
     }
 
+    if constexpr (CSPLIT > 1) {
+      if (!gather_k_shares<BS, CONSUMER_THREADS, CSPLIT>(acc, k_share_sums, &shares_in, &share_read, turn++, ctid)) continue;
+    }
     if (SCHEDULE != static_cast<int>(Schedule::DataParallel) && unit.pieces > 1) {
       // A piece of the tile: its partial sums to the workspace; the last piece to arrive (of its
       // group, then of the tile: tile_schedule.h) adds them. A piece's own sums are read back from
@@ -706,6 +772,8 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
       }
     }
   }
+  // CSPLIT: rank 0 reads this block's last share from its shared memory; the block stays until it has.
+  if (CSPLIT > 1 && turn > 0 && cluster_rank() != 0) mbarrier_wait_cluster(&share_read, (turn - 1) & 1);
 }
 
 // The two kernels take the call's layout L and ACOPY; the body runs in the layout it reads the
@@ -713,26 +781,26 @@ __device__ __forceinline__ void tmawgmma_body(const TmaGemmParams& args) {
 
 // 3xTF32: FP32-accurate (the fp32 precision class).
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, int WATCH,
-          Layout L, int ALIGN>
+          int CSPLIT, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
-    __cluster_dims__(CLUSTER, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
+    __cluster_dims__(CLUSTER * CSPLIT, 1, 1) tmawgmma_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 3;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS, CSPLIT);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmawgmma")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, CSPLIT, KL, ALIGN>(args);
 }
 
 // Single-pass TF32 (the tf32 precision class).
 template <int BM, int BN, int STAGES, int SCHEDULE, int SPLITK, int CLUSTER, int ACOPY, int PINGPONG, int WATCH,
-          Layout L, int ALIGN>
+          int CSPLIT, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tmawgmma_threads(BM, BN, tmawgmma_kernel_layout(L, ACOPY), PINGPONG), 1)
-    __cluster_dims__(CLUSTER, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
+    __cluster_dims__(CLUSTER * CSPLIT, 1, 1) tmatf32_sgemm(const __grid_constant__ TmaGemmParams args) {
   constexpr int PRODUCTS = 1;
   constexpr Layout KL = tmawgmma_kernel_layout(L, ACOPY);
-  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
+  constexpr long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS, CSPLIT);
   GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_STATIC_ASSERT_RULE, "tmatf32")
-  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, KL, ALIGN>(args);
+  tmawgmma_body<PRODUCTS, BM, BN, STAGES, SCHEDULE, SPLITK, CLUSTER, PINGPONG, WATCH, CSPLIT, KL, ALIGN>(args);
 }
 
 }  // namespace gemmtune

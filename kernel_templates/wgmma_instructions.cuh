@@ -14,6 +14,68 @@ namespace gemmtune {
 template <int N>
 struct Wgmma;
 
+// Narrow tiles (16 or 32 on the side read from shared memory: tmawgmma_rules.h), for problems
+// with few rows of that operand.
+template <>
+struct Wgmma<16> {
+  // d = a * b over 64 x 16 x 8 (d's old values are not read).
+  __device__ __forceinline__ static void mma_from_zero(float (&d)[2][4], const unsigned (&a)[4], unsigned long long b_desc) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %13, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7} "
+        ", {%8, %9, %10, %11}, %12, p, 1, 1;\n}\n"
+        : "=f"(d[0][0]), "=f"(d[0][1]), "=f"(d[0][2]), "=f"(d[0][3]),
+          "=f"(d[1][0]), "=f"(d[1][1]), "=f"(d[1][2]), "=f"(d[1][3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(0));
+  }
+  // d += a * b over 64 x 16 x 8.
+  __device__ __forceinline__ static void mma(float (&d)[2][4], const unsigned (&a)[4], unsigned long long b_desc) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %13, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7} "
+        ", {%8, %9, %10, %11}, %12, p, 1, 1;\n}\n"
+        : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]),
+          "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
+  }
+};
+
+template <>
+struct Wgmma<32> {
+  // d = a * b over 64 x 32 x 8 (d's old values are not read).
+  __device__ __forceinline__ static void mma_from_zero(float (&d)[4][4], const unsigned (&a)[4], unsigned long long b_desc) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15} "
+        ", {%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+        : "=f"(d[0][0]), "=f"(d[0][1]), "=f"(d[0][2]), "=f"(d[0][3]),
+          "=f"(d[1][0]), "=f"(d[1][1]), "=f"(d[1][2]), "=f"(d[1][3]),
+          "=f"(d[2][0]), "=f"(d[2][1]), "=f"(d[2][2]), "=f"(d[2][3]),
+          "=f"(d[3][0]), "=f"(d[3][1]), "=f"(d[3][2]), "=f"(d[3][3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(0));
+  }
+  // d += a * b over 64 x 32 x 8.
+  __device__ __forceinline__ static void mma(float (&d)[4][4], const unsigned (&a)[4], unsigned long long b_desc) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "setp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15} "
+        ", {%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+        : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]),
+          "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),
+          "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),
+          "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
+  }
+};
+
 template <>
 struct Wgmma<64> {
   // d = a * b over 64 x 64 x 8 (d's old values are not read).

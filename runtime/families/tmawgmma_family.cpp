@@ -20,7 +20,7 @@ namespace {
 
 // The parameters, in the order params() declares them: the launch path reads them by position
 // (no name lookups on every call).
-enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong, kWatch };
+enum Param { kBM = 0, kBN, kStages, kSchedule, kSplitk, kCluster, kAcopy, kPingpong, kWatch, kCsplit };
 
 // The main loop without the tiny-value watch (WATCH 2), against with it: 1.072, the geometric
 // mean of the five large-problem pairs measured on an H100 (nn 4096^3 and 8192^3 with 3 and 4
@@ -63,7 +63,12 @@ class TmaWgmmaFamily final : public KernelFamily {
                 // main loop. Added after names were stored: left out of a name at 1. Searched for
                 // 3xTF32 (single-pass TF32 watches nothing): measured 3-10% faster on large
                 // problems, 6% slower at 1024^3 (bench/results/2026-12-07-h100-watch-scan.md).
-                {"WATCH", kWatchInLoop, watch_values(products), true}} {}
+                {"WATCH", kWatchInLoop, watch_values(products), true},
+                // Blocks of a cluster that share each split-K unit's k tiles and add their sums in
+                // shared memory, rank 0 reading the others' (tmawgmma_rules.h), for tall K such as
+                // 64x64x65536: fewer pieces go through L2. Added after names were stored: left out
+                // of a name at 1. Not searched until measured on a GPU.
+                {"CSPLIT", 1, {1}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }
   std::string_view summary() const override {
@@ -151,16 +156,16 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
     return static_cast<std::size_t>(
-        tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), kernel_layout(c), products_));
+        tmawgmma_smem_bytes(value(c, kBM), value(c, kBN), value(c, kStages), kernel_layout(c), products_, value(c, kCsplit)));
   }
 
   // A persistent grid: at most one block an SM, sized by the device (tile_schedule.h), of clusters
-  // of CLUSTER blocks (the kernel names its cluster shape itself: __cluster_dims__).
+  // of CLUSTER x CSPLIT blocks (the kernel names its cluster shape itself: __cluster_dims__).
   LaunchShape launch_shape(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
     const unsigned threads =
         static_cast<unsigned>(tmawgmma_threads(value(c, kBM), value(c, kBN), kernel_layout(c), value(c, kPingpong)));
-    return {{static_cast<unsigned>(s.grid * value(c, kCluster)), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
+    return {{static_cast<unsigned>(s.grid * cluster_blocks(c)), 1, 1}, {threads, 1, 1}, dynamic_smem_bytes(c)};
   }
 
   // The kernel's own scratch (kernel_workspace_floats); with ALIGN 1 or ACOPY 2, the copies of A
@@ -282,7 +287,8 @@ class TmaWgmmaFamily final : public KernelFamily {
     traits.tn = y_rows / 16;
     traits.extra_registers = products_ == 3 ? y_rows / 2 + 32 : 16;
     traits.stages = value(c, kStages);
-    traits.split_k = static_cast<Schedule>(value(c, kSchedule)) == Schedule::SplitK ? value(c, kSplitk) : 1;
+    traits.split_k =
+        static_cast<Schedule>(value(c, kSchedule)) == Schedule::SplitK ? value(c, kSplitk) * value(c, kCsplit) : 1;
     return traits;
   }
 
@@ -290,8 +296,9 @@ class TmaWgmmaFamily final : public KernelFamily {
   // block's units, and all units, for the cost model.
   std::optional<PersistentWork> persistent_work(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     const TileSchedule s = schedule(c, problem, device.sm_count);
-    // A cluster's unit is a tile for each of its blocks: the grid's units are blocks' units.
-    const double units = static_cast<double>(s.tiles()) * s.splitk * value(c, kCluster);
+    // A cluster's unit is a tile (CLUSTER), or a share of its k tiles (CSPLIT), for each of its
+    // blocks: the grid's units are blocks' units.
+    const double units = static_cast<double>(s.tiles()) * s.splitk * cluster_blocks(c);
     if (s.schedule == Schedule::StreamK && s.sk_tiles > 0) {
       // Stream-K spreads the k iterations evenly; each block also pays up to two partial tiles'
       // fix-ups (a tenth of a tile, as a guess).
@@ -305,17 +312,19 @@ class TmaWgmmaFamily final : public KernelFamily {
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = value(c, kBM), BN = value(c, kBN), STAGES = value(c, kStages), SCHEDULE = value(c, kSchedule),
               SPLITK = value(c, kSplitk), CLUSTER = value(c, kCluster), ACOPY = value(c, kAcopy),
-              PINGPONG = value(c, kPingpong), WATCH = value(c, kWatch), ALIGN = c.align;
+              PINGPONG = value(c, kPingpong), WATCH = value(c, kWatch), CSPLIT = value(c, kCsplit), ALIGN = c.align;
     const Layout L = c.layout;
     const Layout KL = tmawgmma_kernel_layout(L, ACOPY);
     const int PRODUCTS = products_;
-    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS);
+    const long long SMEM_BYTES = tmawgmma_smem_bytes(BM, BN, STAGES, KL, PRODUCTS, CSPLIT);
     GEMMTUNE_TMAWGMMA_RULES(GEMMTUNE_HOST_RULE, name())
     return std::nullopt;
   }
 
  private:
   static int value(const KernelConfig& c, Param param) { return c.params[param].second; }
+  // The blocks of a cluster: CLUSTER sharing Y tiles, or CSPLIT sharing a unit's k tiles.
+  static int cluster_blocks(const KernelConfig& c) { return value(c, kCluster) * value(c, kCsplit); }
   // The layout the kernel reads its operands in (nn for a tn call with ACOPY 2).
   static Layout kernel_layout(const KernelConfig& c) { return tmawgmma_kernel_layout(c.layout, value(c, kAcopy)); }
 
@@ -348,14 +357,14 @@ class TmaWgmmaFamily final : public KernelFamily {
   }
 
   // The schedule of the clusters (tmawgmma.cuh): units of CLUSTER X tiles, at most one cluster
-  // a CLUSTER SMs.
+  // a CLUSTER x CSPLIT SMs.
   static TileSchedule schedule(const KernelConfig& c, const Problem& problem, int sm_count) {
     const Layout layout = kernel_layout(c);
     const int x_rows = tmawgmma_rows_x(value(c, kBM), value(c, kBN), layout);
     const int cluster = value(c, kCluster);
     const bool swap = layout == Layout::NN;
     return make_tile_schedule(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K, x_rows * cluster,
-                              value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count / cluster,
+                              value(c, kBM) + value(c, kBN) - x_rows, kTmaTileK, sm_count / cluster_blocks(c),
                               static_cast<Schedule>(value(c, kSchedule)), value(c, kSplitk), problem.batch);
   }
 
@@ -368,8 +377,11 @@ class TmaWgmmaFamily final : public KernelFamily {
   // the running sum, covered for K up to 2^15).
   static constexpr int kTf32ErrorUnits = 3 << 15;
 
-  // The sides a tile can have. Single-pass TF32 can also be 256 wide on the side the MMA reads
-  // from shared memory (tmawgmma_rules.h): a quarter fewer operand bytes an output than 128 x 128.
+  // The sides a tile is searched with. Single-pass TF32 can also be 256 wide on the side the MMA
+  // reads from shared memory (tmawgmma_rules.h): a quarter fewer operand bytes an output than
+  // 128 x 128. That side may also be 16 or 32 wide (narrow Y tiles, for problems with that few rows
+  // of Y, e.g. 16x4096x4096 nn): legal and named, not searched until measured on a GPU
+  // (docs/performance.md; bench/narrow-tiles.args).
   static std::vector<int> tile_sides(int products) {
     return products == 3 ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
   }

@@ -52,8 +52,8 @@ constexpr Shape kShapes[] = {{1, 1, 1, -1.3f},    {37, 45, 29, 0.0f},   {67, 129
 
 // Every family that runs on `arch`: its default configuration at each ALIGN it takes, warptile, tf32x3
 // and wgmma split over K, tmawgmma and tmatf32 split over K, stream-K and in clusters of two, and
-// tmatf32's 256-wide tiles, two MMA warpgroups taking turns (PINGPONG 2), tmawgmma's scan for tiny
-// values (WATCH 2), in the four layouts; and
+// tmatf32's 256-wide tiles, two MMA warpgroups taking turns (PINGPONG 2), a narrow Y tile, split-K
+// summed in a cluster (CSPLIT), tmawgmma's scan for tiny values (WATCH 2), in the four layouts; and
 // tmawgmma's and tmatf32's tn from a transposed copy of A.
 std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& families, const std::string& arch) {
   std::vector<KernelConfig> bases;
@@ -103,6 +103,17 @@ std::vector<KernelConfig> configs_under_test(const std::vector<std::string>& fam
         turns.set("SCHEDULE", 2);
         turns.set("SPLITK", 4);
         bases.push_back(turns);
+        // A narrow Y tile (32 rows read from shared memory; swapped below as PINGPONG's) split
+        // over K, and split-K summed in clusters of four through distributed shared memory
+        // (CSPLIT 4), its shares handed between the blocks by mbarriers.
+        KernelConfig narrow = split;
+        narrow.set("BM", 32);
+        bases.push_back(narrow);
+        KernelConfig shared_sums = split;
+        shared_sums.set("SPLITK", 2);
+        shared_sums.set("CSPLIT", 4);
+        shared_sums.set("STAGES", 2);  // tn's stages and 64 KB of sums in 227 KB
+        bases.push_back(shared_sums);
         // 3xTF32 told of tiny values by a scan before the GEMM (WATCH 2): the scan kernel, and
         // the flags after split-K's partial sums.
         if (family->name() == "tmawgmma") {

@@ -220,6 +220,92 @@ TEST_CASE("tmatf32's 256-wide tiles compile in every layout without spilling, an
   }
 }
 
+TEST_CASE("tmawgmma's and tmatf32's narrow Y tiles (16 and 32 rows) compile in every layout without spilling", "[nvrtc]") {
+  using Catch::Contains;
+  for (const char* name : {"tmawgmma", "tmatf32"}) {
+    const KernelFamily& family = find_family(name);
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+      // The side read from shared memory: A's (BM) for nn, B's (BN) otherwise.
+      const char* y_side = layout == Layout::NN ? "BM" : "BN";
+      const char* x_side = layout == Layout::NN ? "BN" : "BM";
+      for (auto [rows_y, rows_x, schedule, splitk, align] :
+           {std::array{16, 128, 2, 4, 4}, {32, 64, 3, 1, 4}, {16, 64, 1, 1, 1}, {32, 128, 1, 1, 1}}) {
+        KernelConfig config = family.default_config(layout, align);
+        config.set(y_side, rows_y);
+        config.set(x_side, rows_x);
+        config.set("SCHEDULE", schedule);
+        config.set("SPLITK", splitk);
+        INFO(kernel_name(config));
+        if (layout == Layout::TN && rows_y == 16) {
+          // tn read as stored moves Y in 32 x 32 blocks; as nn from a transposed copy of A it serves.
+          CHECK_THAT(family.check(config).value_or(""), Contains("at least 32"));
+          config.set("ACOPY", 2);
+          config.set("BM", rows_y);
+          config.set("BN", rows_x);
+        }
+        REQUIRE_FALSE(family.check(config).has_value());
+        const CompiledKernel compiled = compile_kernel(config, "sm_90");
+        INFO("compile log:\n" << compiled.log);
+        CHECK(compiled.resources.registers > 0);  // the report was read
+        CHECK_FALSE(compiled.resources.spills());
+      }
+    }
+    KernelConfig clustered = family.default_config(Layout::NT, 4);
+    clustered.set("BN", 32);
+    clustered.set("CLUSTER", 2);
+    CHECK_THAT(family.check(clustered).value_or(""), Contains("CLUSTER 2 needs a side read from shared memory of 64"));
+    for (int rows_y : {8, 48, 96}) {
+      KernelConfig odd = family.default_config(Layout::NT, 4);
+      odd.set("BN", rows_y);
+      CHECK_THAT(family.check(odd).value_or(""), Contains("must be 16, 32, 64 or 128"));
+    }
+    KernelConfig narrow_x = family.default_config(Layout::NT, 4);
+    narrow_x.set("BM", 32);
+    CHECK_THAT(family.check(narrow_x).value_or(""), Contains("read from registers (BN for nn, BM otherwise) must be 64 or 128"));
+  }
+}
+
+TEST_CASE("tmawgmma's and tmatf32's split-K summed in a cluster (CSPLIT) compiles in every layout without spilling",
+          "[nvrtc]") {
+  using Catch::Contains;
+  for (const char* name : {"tmawgmma", "tmatf32"}) {
+    const KernelFamily& family = find_family(name);
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+      // (BM, BN, SPLITK, CSPLIT, ALIGN): 64x64x65536's shape (8 blocks a unit, 16 units a tile in
+      // two levels of L2 sums), 128-wide tiles, and a unit summed in the cluster alone.
+      for (auto [bm, bn, splitk, csplit, align] :
+           {std::array{64, 64, 16, 8, 4}, {128, 128, 2, 2, 4}, {64, 128, 1, 4, 1}}) {
+        KernelConfig config = family.default_config(layout, align);
+        config.set("BM", bm);
+        config.set("BN", bn);
+        config.set("SCHEDULE", 2);
+        config.set("SPLITK", splitk);
+        config.set("CSPLIT", csplit);
+        // tn's stages hold Y three times, and the sums take BM x BN floats more.
+        config.set("STAGES", bm * bn == 128 * 128 ? 2 : bm * bn == 64 * 128 ? 3 : 4);
+        INFO(kernel_name(config));
+        REQUIRE_FALSE(family.check(config).has_value());
+        const CompiledKernel compiled = compile_kernel(config, "sm_90");
+        INFO("compile log:\n" << compiled.log);
+        CHECK(compiled.resources.registers > 0);  // the report was read
+        CHECK_FALSE(compiled.resources.spills());
+      }
+    }
+    KernelConfig config = family.default_config(Layout::NN, 4);
+    config.set("CSPLIT", 2);
+    CHECK_THAT(family.check(config).value_or(""), Contains("CSPLIT above 1 needs SCHEDULE 2"));
+    config.set("SCHEDULE", 2);
+    config.set("SPLITK", 4);
+    REQUIRE_FALSE(family.check(config).has_value());
+    config.set("PINGPONG", 2);
+    config.set("BN", 64);
+    CHECK_THAT(family.check(config).value_or(""), Contains("CSPLIT above 1 needs SCHEDULE 2 (split-K), CLUSTER 1 and PINGPONG 1"));
+    config.set("PINGPONG", 1);
+    config.set("CSPLIT", 16);
+    CHECK_THAT(family.check(config).value_or(""), Contains("CSPLIT must be 1, 2, 4 or 8"));
+  }
+}
+
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {
   using Catch::Contains;
   KernelConfig config = find_family("reg2d").default_config();

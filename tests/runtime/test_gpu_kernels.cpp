@@ -167,6 +167,21 @@ std::vector<KernelConfig> configs_under_test() {
   configs.push_back(variant("tmawgmma", {{"WATCH", 2}, {"SCHEDULE", 2}, {"SPLITK", 4}}));
   configs.push_back(variant("tmawgmma", {{"WATCH", 2}, {"BM", 64}, {"BN", 64}, {"SCHEDULE", 3}}));
   configs.push_back(variant("tmawgmma", {{"WATCH", 2}, {"ACOPY", 2}}));
+  // Narrow Y tiles (16 or 32 rows read from shared memory: A's for nn, B's otherwise): split-K
+  // over 128-wide X tiles (16x4096x4096's shape), stream-K, the tiny-value scan, tn from a
+  // transposed copy of A, and single-pass TF32. tn read as stored refuses 16 (its blocks are 32).
+  configs.push_back(variant("tmawgmma", {{"BM", 16}, {"BN", 128}, {"SCHEDULE", 2}, {"SPLITK", 4}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 32}, {"BN", 64}, {"SCHEDULE", 3}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 16}, {"BN", 64}, {"WATCH", 2}, {"STAGES", 8}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 16}, {"BN", 128}, {"ACOPY", 2}}));
+  configs.push_back(variant("tmatf32", {{"BM", 16}, {"BN", 128}}));
+  configs.push_back(variant("tmatf32", {{"BM", 32}, {"BN", 128}, {"SCHEDULE", 2}, {"SPLITK", 4}}));
+  // Split-K summed in a cluster's shared memory (CSPLIT): 8 blocks a unit with two units a tile in
+  // L2, 128-wide tiles, the sum in the cluster alone, and with a narrow Y tile and the scan.
+  configs.push_back(variant("tmawgmma", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 2}, {"CSPLIT", 8}}));
+  configs.push_back(variant("tmawgmma", {{"SCHEDULE", 2}, {"SPLITK", 2}, {"CSPLIT", 2}, {"STAGES", 2}}));
+  configs.push_back(variant("tmawgmma", {{"BM", 16}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 1}, {"CSPLIT", 4}, {"WATCH", 2}}));
+  configs.push_back(variant("tmatf32", {{"BM", 64}, {"BN", 64}, {"SCHEDULE", 2}, {"SPLITK", 1}, {"CSPLIT", 8}}));
   configs.push_back(variant("skinny", {{"SPLITK", 32}}));
   // Eight rows of B in flight a thread, one row of C a block: the U-row loop and its remainder.
   configs.push_back(variant("skinny", {{"U", 8}, {"KG", 4}, {"MT", 1}}));
@@ -197,10 +212,12 @@ void check_family_on_odd_sizes(std::string_view family_name) {
         config.layout = layout;
         config.align = align;
         config = testing::tma_sides_in_layout(config);
-        // A variant of one layout (ACOPY 2: tn) is left out of the others, and one of misaligned
-        // calls (warptile COPY 2) out of ALIGN 4; any other refusal fails in the compile below.
+        // A variant of one layout (ACOPY 2: tn) is left out of the others, a 16-row Y tile out of
+        // tn read as stored, and one of misaligned calls (warptile COPY 2) out of ALIGN 4; any
+        // other refusal fails in the compile below.
         const std::optional<std::string> refusal = family.check(config);
         if (refusal && (refusal->find("ACOPY must") != std::string::npos ||
+                        refusal->find("tn read as stored (ACOPY 1) needs") != std::string::npos ||
                         refusal->find("is for ALIGN 1 or 2 only") != std::string::npos)) {
           continue;
         }
@@ -327,13 +344,16 @@ TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat
   // (BM, BN, SCHEDULE, SPLITK, CLUSTER). 16 slices and more, and stream-K on the long-K problem
   // (one tile shared by every SM), are added in two levels (tile_schedule.h); 64-wide tiles load
   // three pieces at a time, 128-wide ones one. Clusters of two blocks: 1000 rows are 8 tiles of
-  // 128 (4 pairs), 2000 are 16, 64 are one tile whose pair has no rows.
+  // 128 (4 pairs), 2000 are 16, 64 are one tile whose pair has no rows. Narrow Y tiles (16 and 32
+  // rows read from shared memory) with split-K and stream-K; split-K summed in clusters of 8 and 2
+  // (CSPLIT, the last field).
   struct Case {
-    int bm, bn, schedule, splitk, cluster;
+    int bm, bn, schedule, splitk, cluster, csplit = 1;
   };
   const Case cases[] = {{128, 128, 1, 1, 1}, {128, 128, 2, 4, 1}, {128, 128, 2, 16, 1}, {128, 128, 3, 1, 1},
                         {64, 64, 2, 32, 1},   {64, 64, 3, 1, 1},   {64, 128, 1, 1, 1},   {256, 128, 1, 1, 1},
-                        {128, 128, 1, 1, 2},  {256, 128, 1, 1, 2}};
+                        {128, 128, 1, 1, 2},  {256, 128, 1, 1, 2}, {32, 128, 2, 4, 1},  {16, 64, 3, 1, 1},
+                        {64, 64, 2, 4, 1, 8}, {128, 128, 2, 2, 1, 2}};
   std::vector<KernelConfig> configs;
   for (const char* family_name : {"tmawgmma", "tmatf32"}) {
     const KernelFamily& family = find_family(family_name);
@@ -350,7 +370,10 @@ TEST_CASE("tmawgmma's and tmatf32's schedules match an FP64 reference and repeat
         config.set("SCHEDULE", c.schedule);
         config.set("SPLITK", c.splitk);
         config.set("CLUSTER", c.cluster);
+        config.set("CSPLIT", c.csplit);
         if (c.bm == 256 && layout == Layout::TN) config.set("STAGES", 2);  // its transposed copy
+        if (c.csplit > 1 && c.bm == 128) config.set("STAGES", 2);          // and its 64 KB of sums
+        if (c.bm == 16 && layout == Layout::TN) continue;  // tn's transform moves blocks of 32
         configs.push_back(testing::tma_sides_in_layout(config));
       }
     }
