@@ -249,6 +249,23 @@ void check_family_on_special_values(std::string_view family_name) {
       turns.set(layout == Layout::NN ? "BN" : "BM", 64);
       turns.set("PINGPONG", 2);
       configs.push_back(turns);
+      // A narrow Y tile (32 rows read from shared memory: A's for nn, B's otherwise), and split-K
+      // summed in clusters of four (CSPLIT 4): each block redoes its own share of a unit's k tiles
+      // before rank 0 adds the shares; with WATCH 2, each reads the scan's flags of its share.
+      KernelConfig narrow = family.default_config(layout, family.alignments().front());
+      narrow.set(layout == Layout::NN ? "BM" : "BN", 32);
+      configs.push_back(narrow);
+      KernelConfig shared_sums = family.default_config(layout, family.alignments().front());
+      shared_sums.set("BM", 64);
+      shared_sums.set("BN", 64);
+      shared_sums.set("SCHEDULE", 2);
+      shared_sums.set("SPLITK", 2);
+      shared_sums.set("CSPLIT", 4);
+      configs.push_back(shared_sums);
+      if (family.name() == "tmawgmma") {
+        shared_sums.set("WATCH", 2);
+        configs.push_back(shared_sums);
+      }
     }
   }
   for (const KernelConfig& config : configs) {
