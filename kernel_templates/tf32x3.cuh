@@ -20,6 +20,14 @@
 // copies, so the inner loop never checks bounds.
 //
 // SPLITK > 1 cuts K into SPLITK slices (grid z) added deterministically (splitk.cuh).
+//
+// Special values (special_values.cuh): with WATCH 1 every value a thread splits is watched for
+// infinities, NaNs, magnitudes of 2^127 and up and nonzero ones below 2^-103, and a block that met
+// one computes its outputs again with FFMA. With WATCH 2 the main loop watches nothing, as
+// tmawgmma's: the outputs tell of infinities and NaNs (an infinity's small part is inf - inf =
+// NaN, which reaches every output of its row or column; a value whose rounding to TF32 overflows
+// does the same; and an overflow of the sums leaves an infinity), and tiny values are flagged by a
+// scan of A and B before the GEMM (tiny_scan.cuh, the flags in the workspace after split-K's).
 #pragma once
 
 #include "common.cuh"
@@ -30,6 +38,7 @@
 #include "staged_tile.cuh"
 #include "tf32_split.cuh"
 #include "tf32x3_rules.h"
+#include "tiny_scan.cuh"  // WATCH 2's scan of A and B, launched before the GEMM
 
 namespace gemmtune {
 
@@ -40,7 +49,7 @@ __host__ __device__ constexpr int tf32x3_min_blocks(int threads, int accumulator
   return accumulators + fragment_registers + 32 <= 128 && threads <= 512 ? 512 / threads : 1;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, Layout L, int ALIGN>
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int SPLITK, int WATCH, Layout L, int ALIGN>
 __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
                                   tf32x3_min_blocks(tf32x3_threads(BM, BN, WM, WN), WM * WN / 32, WM / 2 + WN / 2))
     tf32x3_sgemm(GemmParams params) {
@@ -119,7 +128,7 @@ __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const float a = a_lane[ATile::at(16 * i + e % 2 * 8, k + e / 2 * 4)];
-          hazards.see(a);
+          if (WATCH == kWatchInLoop) hazards.see(a);
           split_tf32(a, a_big[i][e], a_small[i][e]);
         }
       }
@@ -129,7 +138,7 @@ __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const float b = b_lane[BTile::at(8 * j, k + e * 4)];
-          hazards.see(b);
+          if (WATCH == kWatchInLoop) hazards.see(b);
           split_tf32(b, b_big[e], b_small[e]);
         }
         // The tensor cores sum this k step from zero (the small terms first), and the FP32 pipe
@@ -151,8 +160,18 @@ __global__ void __launch_bounds__(tf32x3_threads(BM, BN, WM, WN),
   }
   cp_async_wait<0>();
   // The warps' fragments cover both tiles: if any thread split an infinity, a NaN or an extreme
-  // magnitude, the block's slice of K again with FFMA (special_values.cuh).
-  if (__syncthreads_or(hazards.found()) && p.alpha != 0.0f) {
+  // magnitude (WATCH 1), or if any sum is not finite or the scan flagged the block's rows and k
+  // range (WATCH 2), the block's slice of K again with FFMA (special_values.cuh).
+  bool hazard = hazards.found();
+  if constexpr (WATCH == kWatchByScan) {
+    const long long tiles = static_cast<long long>(gridDim.x) * gridDim.y;
+    const unsigned* flags =
+        reinterpret_cast<const unsigned*>(params.workspace + tf32x3_tiny_flags_offset(tiles, SPLITK, params.M, params.N)) +
+        (SPLITK == 1 ? blockIdx.z : 0) * tiny_flags_an_entry(p.M, p.N, p.K);
+    hazard = !all_finite(reinterpret_cast<const float(&)[MMA_M * MMA_N][4]>(acc)) ||
+             rows_touch_tiny(flags, m0, BM, p.M, n0, BN, p.N, k_begin, k_end, p.K, tid, THREADS);
+  }
+  if (__syncthreads_or(hazard) && p.alpha != 0.0f) {
     ffma_mma_fragments<L>(p, acc, m_first, n_first, k_begin, k_end);
   }
 

@@ -9,6 +9,35 @@
 #include "special_values.cuh"
 #include "tiny_scan.h"
 
+namespace gemmtune {
+
+// What the GEMM reads of the flags: whether the scan flagged a block of X rows [x_first, x_first +
+// x_rows) or of Y rows [y_first, y_first + y_rows) (both clipped to the operands' rows_x and
+// rows_y; an X range starting past rows_x has none) in k [k_first, k_stop), in one entry's
+// flags. Thread `t` of the caller's `threads` reads every threads-th of them: the caller gathers
+// the answers (a block-wide or).
+__device__ __forceinline__ bool rows_touch_tiny(const unsigned* entry_flags, int x_first, int x_rows, int rows_x,
+                                                int y_first, int y_rows, int rows_y, int k_first, int k_stop, int K,
+                                                int t, int threads) {
+  if (k_stop <= k_first) return false;
+  const int k_block = k_first / kTinyScanK;
+  const int k_blocks = (k_stop - 1) / kTinyScanK - k_block + 1;
+  const int x_blocks =
+      x_first < rows_x ? (min(rows_x, x_first + x_rows) - 1) / kTinyScanRows - x_first / kTinyScanRows + 1 : 0;
+  const int y_blocks = (min(rows_y, y_first + y_rows) - 1) / kTinyScanRows - y_first / kTinyScanRows + 1;
+  bool found = false;
+  for (int i = t; i < (x_blocks + y_blocks) * k_blocks; i += threads) {
+    const int b = i / k_blocks;
+    const int k = k_block + i % k_blocks;
+    const long long at = b < x_blocks ? tiny_flag_index(0, x_first / kTinyScanRows + b, k, rows_x, K)
+                                      : tiny_flag_index(1, y_first / kTinyScanRows + b - x_blocks, k, rows_x, K);
+    found |= __ldcg(entry_flags + at) != 0u;
+  }
+  return found;
+}
+
+}  // namespace gemmtune
+
 // Blocks walk the flags in strides of the grid; a flag is a block's, so __syncthreads_or is
 // reached by every thread of the block or by none.
 extern "C" __global__ void __launch_bounds__(gemmtune::kTinyScanThreads)

@@ -1,7 +1,7 @@
-// The argument block and flag layout of the tiny-value scan (tiny_scan.cuh): tmawgmma's 3xTF32
-// with WATCH 2 learns which of its tiles touch a tiny value from one read of A and B before the
-// GEMM, instead of watching every value in its main loop (tmawgmma.cuh). Plain C++, shared by
-// host code and NVRTC-compiled kernels.
+// The argument block and flag layout of the tiny-value scan (tiny_scan.cuh): the 3xTF32 kernels
+// with WATCH 2 (tmawgmma, tf32x3) learn which of their tiles touch a tiny value from one read of A
+// and B before the GEMM, instead of watching every value in their main loops. Plain C++, shared
+// by host code and NVRTC-compiled kernels.
 //
 // A flag covers a block of an operand: kTinyScanRows of its rows as the kernel reads them (X's or
 // Y's rows: M or N) by kTinyScanK of K. The scan writes every flag of the call (1: the block
@@ -12,6 +12,10 @@
 #include "gemm_params.h"
 
 namespace gemmtune {
+
+// WATCH, a parameter of the 3xTF32 families: 1, every value watched in the main loop; 2, the scan.
+constexpr int kWatchInLoop = 1;
+constexpr int kWatchByScan = 2;
 
 inline constexpr int kTinyScanRows = 64;     // the smallest tile side, so that no flag spans two tiles' rows
 inline constexpr int kTinyScanK = 128;       // four of tmawgmma's k tiles
@@ -27,7 +31,7 @@ struct TinyScanOperand {
   int k_contiguous;
 };
 
-// Both operands (0: X, 1: Y, tmawgmma.cuh's roles), `entries` batch entries; flags[entry *
+// Both operands (0: X, 1: Y, tmawgmma.cuh's roles; tf32x3: A, B), `entries` batch entries; flags[entry *
 // tiny_flags_an_entry + ...] as tiny_flag_index places them.
 struct TinyScanParams {
   TinyScanOperand operand[2];
@@ -47,7 +51,7 @@ GEMMTUNE_HOST_DEVICE constexpr long long tiny_flag_index(int operand, int row_bl
   return (static_cast<long long>(operand == 0 ? 0 : tiny_row_blocks(rows_x)) + row_block) * tiny_k_blocks(K) + k_block;
 }
 
-// The scan kernel's symbol in every tmawgmma cubin (extern "C": the host finds it by this name).
+// The scan kernel's symbol in every tmawgmma and tf32x3 cubin (extern "C": the host finds it by this name).
 #define GEMMTUNE_TINY_SCAN_KERNEL gemmtune_scan_tiny_values
 inline constexpr const char* kTinyScanKernelName = "gemmtune_scan_tiny_values";
 

@@ -178,24 +178,9 @@ __device__ __forceinline__ void sum_slots(float (&sum)[BS / 8][4], float* slots,
 template <int BR, int BS, int CONSUMER_THREADS>
 __device__ __forceinline__ bool unit_touches_tiny(const unsigned* flags, const WorkUnit& unit, int x_first, int rows_x,
                                                   int rows_y, int K, int ctid) {
-  const int k_first = unit.k_begin * kTmaTileK;
-  const int k_stop = min(K, unit.k_end * kTmaTileK);
-  if (k_stop <= k_first) return false;
-  const int k_block = k_first / kTinyScanK;
-  const int k_blocks = (k_stop - 1) / kTinyScanK - k_block + 1;
-  const int s_first = unit.tile_s * BS;
-  const int x_blocks = x_first < rows_x ? (min(rows_x, x_first + BR) - 1) / kTinyScanRows - x_first / kTinyScanRows + 1 : 0;
-  const int y_blocks = (min(rows_y, s_first + BS) - 1) / kTinyScanRows - s_first / kTinyScanRows + 1;
-  const unsigned* entry_flags = flags + unit.entry * tiny_flags_an_entry(rows_x, rows_y, K);
-  bool found = false;
-  for (int i = ctid; i < (x_blocks + y_blocks) * k_blocks; i += CONSUMER_THREADS) {
-    const int b = i / k_blocks;
-    const int k = k_block + i % k_blocks;
-    const long long at = b < x_blocks ? tiny_flag_index(0, x_first / kTinyScanRows + b, k, rows_x, K)
-                                      : tiny_flag_index(1, s_first / kTinyScanRows + b - x_blocks, k, rows_x, K);
-    found |= __ldcg(entry_flags + at) != 0u;
-  }
-  return found;
+  return rows_touch_tiny(flags + unit.entry * tiny_flags_an_entry(rows_x, rows_y, K), x_first, BR, rows_x,
+                         unit.tile_s * BS, BS, rows_y, unit.k_begin * kTmaTileK, min(K, unit.k_end * kTmaTileK), K,
+                         ctid, CONSUMER_THREADS);
 }
 
 // CSPLIT: the k tiles of a unit that the cluster's block of this rank computes, a share of

@@ -7,6 +7,7 @@
 
 #include "family_rules.h"
 #include "tile_schedule.h"
+#include "tiny_scan.h"
 
 namespace gemmtune {
 
@@ -21,13 +22,10 @@ constexpr int kTmaTransformThreads = 96;
 constexpr int kAcopyAsStored = 1;
 constexpr int kAcopyTransposed = 2;
 
-// WATCH: how 3xTF32 learns which tiles touch a tiny value, whose small part the split loses
-// (special_values.cuh). 1: every value is watched in the main loop, X's by the MMA warpgroups and
-// Y's by the transform warps. 2: a scan of A and B before the GEMM (tiny_scan.cuh, launched by the
-// host) writes a flag a 64-row, 128-k block of each operand, and each work unit reads its own.
-// Single-pass TF32 keeps TF32's rounding and watches nothing.
-constexpr int kWatchInLoop = 1;
-constexpr int kWatchByScan = 2;
+// WATCH (tiny_scan.h): how 3xTF32 learns which tiles touch a tiny value, whose small part the
+// split loses (special_values.cuh). 1: every value is watched in the main loop, X's by the MMA
+// warpgroups and Y's by the transform warps. 2: the scan before the GEMM, and each work unit reads
+// its own flags. Single-pass TF32 keeps TF32's rounding and watches nothing.
 
 // The kernel's own scratch in the workspace: [arrival counters][partial sums, a tile a slot]
 // (none for a schedule without partial tiles), then, from the next 128 bytes, WATCH 2's flags

@@ -1,8 +1,10 @@
 // Host side of kernel_templates/tf32x3.cuh (rules and sizes: tf32x3_rules.h); the grid, the split-K
 // workspace and search rule are WarpTiledFamily's (warp_tiled_family.hpp).
+#include <algorithm>
 #include <string>
 
 #include "tf32x3_rules.h"
+#include "tiny_scan.h"
 #include "warp_tiled_family.hpp"
 
 namespace gemmtune {
@@ -20,6 +22,43 @@ class Tf32x3Family final : public WarpTiledFamily {
   std::vector<int> alignments() const override { return {4, 2, 1}; }
   int product_error_units() const override { return kProductErrorUnits; }
   Precision precision() const override { return Precision::Fp32; }
+
+  // WATCH 2 reads its operands' tiny-value flags from a scan of A and B, which goes by a stride
+  // between entries: pointer arrays are refused.
+  std::optional<std::string> batch_refusal(const KernelConfig& c, bool pointer_arrays) const override {
+    if (pointer_arrays && c.get("WATCH") == kWatchByScan) {
+      return std::string(name()) + " with WATCH 2 serves strided batches and plain calls only (its scan reads A and B by stride)";
+    }
+    return WarpTiledFamily::batch_refusal(c, pointer_arrays);
+  }
+
+  // WATCH 2's flags follow split-K's workspace (tf32x3_rules.h).
+  std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
+    if (c.get("WATCH") != kWatchByScan) return WarpTiledFamily::workspace_floats(c, problem, device);
+    return static_cast<std::size_t>(flags_offset(c, problem) + tiny_flags(problem));
+  }
+
+  // WATCH 2: the tiny-value scan, a block a flag (tiny_scan.cuh, in the same cubin).
+  std::optional<Prepass> prepass(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const override {
+    if (c.get("WATCH") != kWatchByScan) return std::nullopt;
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(tiny_flags(problem), 1 << 20));  // it strides past
+    return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0}, flags_offset(c, problem),
+                   (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
+  }
+
+  // A as operand 0 (M rows, K-contiguous unless transposed) and B as operand 1 (N rows,
+  // K-contiguous when transposed), as the kernel reads the flags.
+  void build_prepass_arguments(const KernelConfig& c, const GemmParams& p, const Prepass& prepass,
+                               KernelArguments& out) const override {
+    const Layout layout = c.layout;
+    TinyScanParams args{};
+    args.operand[0] = TinyScanOperand{p.A, p.lda, p.stride_a, p.M, a_is_transposed(layout) ? 0 : 1};
+    args.operand[1] = TinyScanOperand{p.B, p.ldb, p.stride_b, p.N, b_is_transposed(layout) ? 1 : 0};
+    args.flags = reinterpret_cast<unsigned*>(p.workspace + prepass.workspace_offset);
+    args.K = p.K;
+    args.entries = p.batch < 1 ? 1 : p.batch;
+    out.set(args);
+  }
 
   std::size_t dynamic_smem_bytes(const KernelConfig& c) const override {
     return static_cast<std::size_t>(tf32x3_smem_bytes(c.get("BM"), c.get("BN"), c.get("BK"), c.get("STAGES"), c.layout));
@@ -55,7 +94,7 @@ class Tf32x3Family final : public WarpTiledFamily {
 
   std::optional<std::string> check_params(const KernelConfig& c) const override {
     const int BM = c.get("BM"), BN = c.get("BN"), BK = c.get("BK"), WM = c.get("WM"), WN = c.get("WN"),
-              STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"), ALIGN = c.align;
+              STAGES = c.get("STAGES"), SPLITK = c.get("SPLITK"), WATCH = c.get("WATCH"), ALIGN = c.align;
     const long long THREADS = tf32x3_threads(BM, BN, WM, WN);
     const long long SMEM_BYTES = tf32x3_smem_bytes(BM, BN, BK, STAGES, c.layout);
     GEMMTUNE_TF32X3_RULES(GEMMTUNE_HOST_RULE, name())
@@ -63,6 +102,14 @@ class Tf32x3Family final : public WarpTiledFamily {
   }
 
  private:
+  static long long flags_offset(const KernelConfig& c, const Problem& problem) {
+    return tf32x3_tiny_flags_offset(output_tiles(c, problem), c.get("SPLITK"), problem.M, problem.N);
+  }
+  // A's row blocks and B's, by K's blocks, for every entry of the call.
+  static long long tiny_flags(const Problem& problem) {
+    return tiny_flags_an_entry(problem.M, problem.N, problem.K) * std::max(1, problem.batch);
+  }
+
   // The error bound of a product computed from split operands, in units of 2^-24 |a b|: the
   // dropped a_small b_small (4), and the tensor cores' truncation of each small part (8 each).
   static constexpr int kProductErrorUnits = 20;
@@ -73,7 +120,12 @@ class Tf32x3Family final : public WarpTiledFamily {
                                  {"WM", 64, {32, 64}},
                                  {"WN", 32, {32, 64}},
                                  {"STAGES", 3, {2, 3, 4}},
-                                 {"SPLITK", 1, {1, 4, 16, 64, 128}}};
+                                 {"SPLITK", 1, {1, 4, 16, 64, 128}},
+                                 // How special values are found (tf32x3.cuh): 1 in the main loop, 2
+                                 // by the outputs and a scan of A and B before the GEMM. Added after
+                                 // names were stored: left out of a name at 1. Not searched until
+                                 // measured on a GPU.
+                                 {"WATCH", kWatchInLoop, {kWatchInLoop}, true}};
 };
 
 }  // namespace

@@ -22,8 +22,7 @@ class WarpTiledFamily : public KernelFamily {
 
  protected:
   virtual int threads(const KernelConfig& c) const = 0;
-
- private:
+  // The grid's BM x BN output tiles.
   static long long output_tiles(const KernelConfig& c, const Problem& problem);
 };
 

@@ -306,6 +306,32 @@ TEST_CASE("tmawgmma's and tmatf32's split-K summed in a cluster (CSPLIT) compile
   }
 }
 
+TEST_CASE("tf32x3 with the special-value watch out of its loop (WATCH 2) compiles in every layout, with its scan kernel",
+          "[nvrtc]") {
+  using Catch::Contains;
+  const KernelFamily& family = find_family("tf32x3");
+  for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+    for (auto [splitk, align] : {std::array{1, 4}, {16, 1}}) {
+      KernelConfig config = family.default_config(layout, align);
+      config.set("SPLITK", splitk);
+      config.set("WATCH", 2);
+      INFO(kernel_name(config));
+      REQUIRE_FALSE(family.check(config).has_value());
+      const CompiledKernel compiled = compile_kernel(config, "sm_90");
+      INFO("compile log:\n" << compiled.log);
+      CHECK(compiled.resources.registers > 0);
+      CHECK_FALSE(compiled.resources.spills());
+      CHECK(cubin_has_symbol(compiled.cubin, kTinyScanKernelName));
+    }
+  }
+  KernelConfig config = family.default_config(Layout::NN, 4);
+  config.set("WATCH", 3);
+  CHECK_THAT(family.check(config).value_or(""), Contains("WATCH must be 1"));
+  config.set("WATCH", 2);
+  CHECK_THAT(family.batch_refusal(config, true).value_or(""), Contains("strided batches and plain calls only"));
+  CHECK_FALSE(family.batch_refusal(config, false).has_value());
+}
+
 TEST_CASE("illegal configurations are refused before compiling, with the rule they break", "[nvrtc]") {
   using Catch::Contains;
   KernelConfig config = find_family("reg2d").default_config();

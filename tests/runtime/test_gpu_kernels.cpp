@@ -122,6 +122,10 @@ std::vector<KernelConfig> configs_under_test() {
   // 64 x 64 warp tiles in a 4-warp block, and BK 16 with 32 x 32 warp tiles in a 16-warp one.
   configs.push_back(variant("tf32x3", {{"WN", 64}}));
   configs.push_back(variant("tf32x3", {{"BK", 16}, {"WM", 32}, {"WN", 32}}));
+  // The special-value watch out of the loop (WATCH 2): the scan's flags, alone and after split-K's
+  // workspace in two levels.
+  configs.push_back(variant("tf32x3", {{"WATCH", 2}}));
+  configs.push_back(variant("tf32x3", {{"WATCH", 2}, {"SPLITK", 32}, {"BK", 16}}));
   // One warpgroup with wgmma's N of 64 and 2 k steps a tile; three warpgroups (a block of 384
   // threads, which splits B in uneven shares).
   configs.push_back(variant("wgmma", {{"BM", 64}, {"BN", 64}, {"BK", 16}}));

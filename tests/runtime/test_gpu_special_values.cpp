@@ -235,6 +235,13 @@ void check_family_on_special_values(std::string_view family_name) {
       configs.push_back(uncapped);
     }
     // 3xTF32 told of tiny values by a scan of A and B before the GEMM (WATCH 2), not in its loop.
+    if (family.name() == "tf32x3") {
+      KernelConfig scanned = family.default_config(layout, family.alignments().front());
+      scanned.set("WATCH", 2);
+      configs.push_back(scanned);
+      scanned.set("SPLITK", 4);
+      configs.push_back(scanned);
+    }
     if (family.name() == "tmawgmma") {
       KernelConfig scanned = family.default_config(layout, family.alignments().front());
       scanned.set("WATCH", 2);

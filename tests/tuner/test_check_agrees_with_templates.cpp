@@ -317,7 +317,7 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
     // divisibility, BK, accumulators, thread count, stages, shared memory). The shared memory a
     // tile takes depends on whether it is K-contiguous, which nn and tt have the other way round.
     {"tf32x3",
-     {{{"BM", {96}}, {"BK", {12}}, {"WM", {24, 128}}, {"WN", {12}}, {"STAGES", {1}}, {"SPLITK", {24}}},
+     {{{"BM", {96}}, {"BK", {12}}, {"WM", {24, 128}}, {"WN", {12}}, {"STAGES", {1}}, {"SPLITK", {24}}, {"WATCH", {2, 3}}},
       {3},
       {{"BM", {128, 256}}, {"BN", {128, 256}}, {"BK", {32}}, {"WM", {32, 64}}, {"WN", {32, 64}}, {"STAGES", {4}},
        {"SPLITK", {1, 4}}},
