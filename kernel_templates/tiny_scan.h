@@ -46,6 +46,10 @@ GEMMTUNE_HOST_DEVICE constexpr int tiny_k_blocks(int K) { return (K + kTinyScanK
 GEMMTUNE_HOST_DEVICE constexpr long long tiny_flags_an_entry(int rows_x, int rows_y, int K) {
   return static_cast<long long>(tiny_row_blocks(rows_x) + tiny_row_blocks(rows_y)) * tiny_k_blocks(K);
 }
+// Flags of a whole M x N x K call of `batch` entries (the operands' order does not change the count).
+GEMMTUNE_HOST_DEVICE constexpr long long tiny_flags_of_call(int M, int N, int K, int batch) {
+  return tiny_flags_an_entry(M, N, K) * (batch < 1 ? 1 : batch);
+}
 // The flag of operand `operand`'s block (row_block, k_block) in one entry's flags.
 GEMMTUNE_HOST_DEVICE constexpr long long tiny_flag_index(int operand, int row_block, int k_block, int rows_x, int K) {
   return (static_cast<long long>(operand == 0 ? 0 : tiny_row_blocks(rows_x)) + row_block) * tiny_k_blocks(K) + k_block;

@@ -3,7 +3,16 @@
 #include <algorithm>
 #include <cstring>
 
+#include "tiny_scan.h"
+
 namespace gemmtune {
+
+Prepass tiny_scan_prepass(const Problem& problem, long long flags_offset) {
+  const long long flags = tiny_flags_of_call(problem.M, problem.N, problem.K, problem.batch);
+  const unsigned blocks = static_cast<unsigned>(std::min<long long>(flags, 1 << 20));
+  return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0}, flags_offset,
+                 (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
+}
 
 std::optional<std::string> KernelFamily::check(const KernelConfig& config) const {
   const std::string who = std::string(name()) + ": ";

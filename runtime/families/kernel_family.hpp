@@ -44,7 +44,7 @@ struct LaunchShape {
 };
 
 // A kernel of a configuration's own cubin that runs before it on every call, on the operands the
-// configuration reads (after any staged copies): tmawgmma's WATCH 2 scans A and B for tiny values
+// configuration reads (after any staged copies): WATCH 2 of tmawgmma and tf32x3 scans A and B for tiny values
 // (kernel_templates/tiny_scan.cuh) into its workspace.
 struct Prepass {
   const char* kernel = nullptr;     // its extern "C" symbol in the cubin
@@ -52,6 +52,11 @@ struct Prepass {
   long long workspace_offset = 0;   // floats into the workspace where it writes
   double floats_read = 0;           // what it reads from memory, for the cost model
 };
+
+// The prepass of a 3xTF32 configuration with WATCH 2 (tmawgmma, tf32x3): the tiny-value scan of
+// tiny_scan.cuh, a block a flag (at most 2^20 blocks: it strides past), writing a call's flags
+// from `flags_offset` floats into the workspace; it reads A and B once.
+Prepass tiny_scan_prepass(const Problem& problem, long long flags_offset);
 
 // The argument block of one launch, as the kernel takes it (one parameter, passed by value):
 // GemmParams for most families; a family whose kernel takes more (GemmParams and TMA

@@ -1,6 +1,5 @@
 // Host side of kernel_templates/tf32x3.cuh (rules and sizes: tf32x3_rules.h); the grid, the split-K
 // workspace and search rule are WarpTiledFamily's (warp_tiled_family.hpp).
-#include <algorithm>
 #include <string>
 
 #include "tf32x3_rules.h"
@@ -35,15 +34,14 @@ class Tf32x3Family final : public WarpTiledFamily {
   // WATCH 2's flags follow split-K's workspace (tf32x3_rules.h).
   std::size_t workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     if (c.get("WATCH") != kWatchByScan) return WarpTiledFamily::workspace_floats(c, problem, device);
-    return static_cast<std::size_t>(flags_offset(c, problem) + tiny_flags(problem));
+    return static_cast<std::size_t>(flags_offset(c, problem) +
+                                    tiny_flags_of_call(problem.M, problem.N, problem.K, problem.batch));
   }
 
-  // WATCH 2: the tiny-value scan, a block a flag (tiny_scan.cuh, in the same cubin).
+  // WATCH 2: the tiny-value scan (tiny_scan.cuh, in the same cubin).
   std::optional<Prepass> prepass(const KernelConfig& c, const Problem& problem, const DeviceTraits&) const override {
     if (c.get("WATCH") != kWatchByScan) return std::nullopt;
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>(tiny_flags(problem), 1 << 20));  // it strides past
-    return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0}, flags_offset(c, problem),
-                   (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
+    return tiny_scan_prepass(problem, flags_offset(c, problem));
   }
 
   // A as operand 0 (M rows, K-contiguous unless transposed) and B as operand 1 (N rows,
@@ -104,10 +102,6 @@ class Tf32x3Family final : public WarpTiledFamily {
  private:
   static long long flags_offset(const KernelConfig& c, const Problem& problem) {
     return tf32x3_tiny_flags_offset(output_tiles(c, problem), c.get("SPLITK"), problem.M, problem.N);
-  }
-  // A's row blocks and B's, by K's blocks, for every entry of the call.
-  static long long tiny_flags(const Problem& problem) {
-    return tiny_flags_an_entry(problem.M, problem.N, problem.K) * std::max(1, problem.batch);
   }
 
   // The error bound of a product computed from split operands, in units of 2^-24 |a b|: the

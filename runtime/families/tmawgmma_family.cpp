@@ -3,7 +3,6 @@
 // (tmawgmma_rules.h, the list the templates assert), the persistent grid and workspace of its
 // tile schedule (tile_schedule.h, the same code the kernel runs), the tensor maps each call
 // needs, and what the cost model should know of a persistent kernel.
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -183,11 +182,8 @@ class TmaWgmmaFamily final : public KernelFamily {
   // WATCH 2: the tiny-value scan, a block a flag, writing the flags after the kernel's scratch.
   std::optional<Prepass> prepass(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const override {
     if (value(c, kWatch) != kWatchByScan) return std::nullopt;
-    const long long flags = tiny_flags(c, problem);
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>(flags, 1 << 20));  // the kernel strides past
-    return Prepass{kTinyScanKernelName, {{blocks, 1, 1}, {kTinyScanThreads, 1, 1}, 0},
-                   tmawgmma_tiny_flags_offset(schedule(c, problem, device.sm_count), value(c, kBM), value(c, kBN)),
-                   (static_cast<double>(problem.M) + problem.N) * problem.K * std::max(1, problem.batch)};
+    return tiny_scan_prepass(
+        problem, tmawgmma_tiny_flags_offset(schedule(c, problem, device.sm_count), value(c, kBM), value(c, kBN)));
   }
 
   // X and Y as the kernel reads them (the layout it runs in: nn for ACOPY 2), and the flags.
@@ -343,17 +339,10 @@ class TmaWgmmaFamily final : public KernelFamily {
   std::size_t kernel_workspace_floats(const KernelConfig& c, const Problem& problem, const DeviceTraits& device) const {
     const TileSchedule s = schedule(c, problem, device.sm_count);
     if (value(c, kWatch) == kWatchByScan) {
-      return static_cast<std::size_t>(tmawgmma_tiny_flags_offset(s, value(c, kBM), value(c, kBN)) + tiny_flags(c, problem));
+      return static_cast<std::size_t>(tmawgmma_tiny_flags_offset(s, value(c, kBM), value(c, kBN)) +
+                                      tiny_flags_of_call(problem.M, problem.N, problem.K, problem.batch));
     }
     return static_cast<std::size_t>(tmawgmma_scratch_floats(s, value(c, kBM), value(c, kBN)));
-  }
-
-  // WATCH 2's flags (tiny_scan.h), a word each, for every entry of the call.
-  static long long tiny_flags(const KernelConfig& c, const Problem& problem) {
-    const Layout layout = kernel_layout(c);
-    const bool swap = layout == Layout::NN;
-    return tiny_flags_an_entry(swap ? problem.N : problem.M, swap ? problem.M : problem.N, problem.K) *
-           std::max(1, problem.batch);
   }
 
   // The schedule of the clusters (tmawgmma.cuh): units of CLUSTER X tiles, at most one cluster

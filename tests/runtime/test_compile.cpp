@@ -96,6 +96,18 @@ static bool cubin_has_symbol(const std::vector<char>& cubin, const std::string& 
   return std::search(cubin.begin(), cubin.end(), needle.begin(), needle.end()) != cubin.end();
 }
 
+// Compiles `config` for sm_90 (its family must accept it), checking that ptxas's report was read
+// and that nothing spilled; returns the kernel for the caller's own checks.
+static CompiledKernel compile_without_spills(const KernelConfig& config) {
+  INFO(kernel_name(config));
+  REQUIRE_FALSE(find_family(config.family).check(config).has_value());
+  CompiledKernel compiled = compile_kernel(config, "sm_90");
+  INFO("compile log:\n" << compiled.log);
+  CHECK(compiled.resources.registers > 0);  // the report was read
+  CHECK_FALSE(compiled.resources.spills());
+  return compiled;
+}
+
 TEST_CASE("tmawgmma and tmatf32 compile every schedule in every layout, for sm_90 (as sm_90a) only", "[nvrtc]") {
   using Catch::Contains;
   for (const char* name : {"tmawgmma", "tmatf32"}) {
@@ -243,11 +255,7 @@ TEST_CASE("tmawgmma's and tmatf32's narrow Y tiles (16 and 32 rows) compile in e
           config.set("BM", rows_y);
           config.set("BN", rows_x);
         }
-        REQUIRE_FALSE(family.check(config).has_value());
-        const CompiledKernel compiled = compile_kernel(config, "sm_90");
-        INFO("compile log:\n" << compiled.log);
-        CHECK(compiled.resources.registers > 0);  // the report was read
-        CHECK_FALSE(compiled.resources.spills());
+        compile_without_spills(config);
       }
     }
     KernelConfig clustered = family.default_config(Layout::NT, 4);
@@ -283,12 +291,7 @@ TEST_CASE("tmawgmma's and tmatf32's split-K summed in a cluster (CSPLIT) compile
         config.set("CSPLIT", csplit);
         // tn's stages hold Y three times, and the sums take BM x BN floats more.
         config.set("STAGES", bm * bn == 128 * 128 ? 2 : bm * bn == 64 * 128 ? 3 : 4);
-        INFO(kernel_name(config));
-        REQUIRE_FALSE(family.check(config).has_value());
-        const CompiledKernel compiled = compile_kernel(config, "sm_90");
-        INFO("compile log:\n" << compiled.log);
-        CHECK(compiled.resources.registers > 0);  // the report was read
-        CHECK_FALSE(compiled.resources.spills());
+        compile_without_spills(config);
       }
     }
     KernelConfig config = family.default_config(Layout::NN, 4);
@@ -316,12 +319,7 @@ TEST_CASE("tf32x3 with the special-value watch out of its loop (WATCH 2) compile
       config.set("SPLITK", splitk);
       config.set("WATCH", 2);
       INFO(kernel_name(config));
-      REQUIRE_FALSE(family.check(config).has_value());
-      const CompiledKernel compiled = compile_kernel(config, "sm_90");
-      INFO("compile log:\n" << compiled.log);
-      CHECK(compiled.resources.registers > 0);
-      CHECK_FALSE(compiled.resources.spills());
-      CHECK(cubin_has_symbol(compiled.cubin, kTinyScanKernelName));
+      CHECK(cubin_has_symbol(compile_without_spills(config).cubin, kTinyScanKernelName));
     }
   }
   KernelConfig config = family.default_config(Layout::NN, 4);
