@@ -31,7 +31,8 @@
 #   classes   tune TUNE_SHAPES once for each precision class in CLASSES (default "strict fp32 tf32"),
 #             into one database (winners are per class), each for at most TUNE_SECONDS: tune-CLASS.md,
 #             each table with cuBLAS timed in the same run (pedantic, or FAST_TF32 for tf32)
-#   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners
+#   bench     gemmbench (default: 4096^3 and examples/shapes.txt) with the tuned winners; then one run
+#             for each file of BENCH_ARGS_FILES (gemmbench arguments, e.g. bench/narrow-tiles.args)
 #   overhead  sgemm_overhead: host cost of a warm runtime call against a bare cudaLaunchKernel of the
 #             same kernel and cuBLAS (the figure: sgemm() overhead N us)
 #   compare   guided against exhaustive search (tools/compare_strategies.sh)
@@ -196,11 +197,24 @@ if wants bench; then
   [ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
   db_args=()
   [ -f "$db" ] && db_args=(--db "$db")
-  timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" "${db_args[@]}" --csv "$OUT/bench.csv" \
-    > "$OUT/bench.md" 2> "$OUT/bench.err"
-  echo "gemmbench exit $?" >> "$OUT/bench.md"
-  cat "$OUT/bench.err" >> "$OUT/bench.md"
-  summary+=(bench.md)
+  # With BENCH_ARGS_FILES and no arguments, only those files' runs (no default run).
+  if [ $# -gt 0 ] || [ -z "${BENCH_ARGS_FILES:-}" ]; then
+    timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" "${db_args[@]}" --csv "$OUT/bench.csv" \
+      > "$OUT/bench.md" 2> "$OUT/bench.err"
+    echo "gemmbench exit $?" >> "$OUT/bench.md"
+    cat "$OUT/bench.err" >> "$OUT/bench.md"
+    summary+=(bench.md)
+  fi
+  # BENCH_ARGS_FILES="bench/a.args bench/b.args": one more gemmbench run for each file (its
+  # arguments, one or more a line), into bench-<name>.md, each for at most BENCH_SECONDS.
+  for args_file in ${BENCH_ARGS_FILES:-}; do
+    name=$(basename "$args_file" .args)
+    # shellcheck disable=SC2046  # the file's words are gemmbench's arguments
+    timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" $(cat "$args_file") "${db_args[@]}" \
+      --csv "$OUT/bench-$name.csv" > "$OUT/bench-$name.md" 2>&1
+    echo "gemmbench exit $? ($args_file)" >> "$OUT/bench-$name.md"
+    summary+=("bench-$name.md")
+  done
 fi
 
 if wants overhead; then
