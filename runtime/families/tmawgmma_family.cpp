@@ -141,6 +141,9 @@ class TmaWgmmaFamily final : public KernelFamily {
     const Layout layout = kernel_layout(c);
     const int x_tile = tmawgmma_rows_x(value(c, kBM), value(c, kBN), layout);
     if (value(c, kCluster) > 1 && (layout == Layout::NN ? problem.N : problem.M) <= x_tile) return false;
+    // Narrow Y tiles (16 or 32 rows) only where a 64-row tile would be mostly padding.
+    const int y_tile = tmawgmma_rows_y(value(c, kBM), value(c, kBN), layout);
+    if (y_tile < 64 && (layout == Layout::NN ? problem.M : problem.N) > 32) return false;
     switch (static_cast<Schedule>(c.get("SCHEDULE"))) {
       case Schedule::SplitK:  // only while the tiles alone leave SMs idle, with K to split; one
                               // slice walks as data-parallel does, a second compile of one kernel
@@ -368,11 +371,10 @@ class TmaWgmmaFamily final : public KernelFamily {
 
   // The sides a tile is searched with. Single-pass TF32 can also be 256 wide on the side the MMA
   // reads from shared memory (tmawgmma_rules.h): a quarter fewer operand bytes an output than
-  // 128 x 128. That side may also be 16 or 32 wide (narrow Y tiles, for problems with that few rows
-  // of Y, e.g. 16x4096x4096 nn): legal and named, not searched until measured on a GPU
-  // (docs/performance.md; bench/narrow-tiles.args).
+  // 128 x 128. That side may also be 16 or 32 wide (narrow Y tiles), searched only for problems
+  // with at most 32 rows of Y, e.g. 16x4096x4096 nn (worth_searching).
   static std::vector<int> tile_sides(int products) {
-    return products == 3 ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
+    return products == 3 ? std::vector<int>{16, 32, 64, 128} : std::vector<int>{16, 32, 64, 128, 256};
   }
 
   int products_;
