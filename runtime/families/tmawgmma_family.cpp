@@ -66,7 +66,8 @@ class TmaWgmmaFamily final : public KernelFamily {
                 // Blocks of a cluster that share each split-K unit's k tiles and add their sums in
                 // shared memory, rank 0 reading the others' (tmawgmma_rules.h), for tall K such as
                 // 64x64x65536: fewer pieces go through L2. Added after names were stored: left out
-                // of a name at 1. Not searched until measured on a GPU.
+                // of a name at 1. Not searched: on an H100 it was 18-57% slower than plain split-K
+                // 128 on 64x64x65536 (bench/results/2026-12-08-h100-narrow-csplit-tf32x3-watch.md).
                 {"CSPLIT", 1, {1}, true}} {}
 
   std::string_view name() const override { return products_ == 3 ? "tmawgmma" : "tmatf32"; }

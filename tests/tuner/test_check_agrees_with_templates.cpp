@@ -333,10 +333,9 @@ const std::map<std::string, Extras, std::less<>> kExtras = {
     // at 128 x 128, more so for tn's transposed copy), SPLITK to none and one split. 192 and 256
     // break the rules of each side (registers: B's for nn, A's for tn; shared memory: the other);
     // CLUSTER 2 (not searched) breaks the schedule rule, and 3 is no cluster shape. PINGPONG 2 (not
-    // searched) is legal with 64 rows on the register side only, 3 never. WATCH 2 (not searched) is
-    // legal for 3xTF32 only, 3 never. 16 (not searched) is legal on the shared-memory side only, and
-    // not in tn read as stored, nor with CLUSTER 2. CSPLIT 2 (not searched) is legal with split-K
-    // alone, 3 never.
+    // searched) is legal with 64 rows on the register side only, 3 never. WATCH 2 is legal for
+    // 3xTF32 only, 3 never. 16 is legal on the shared-memory side only, and not in tn read as
+    // stored, nor with CLUSTER 2. CSPLIT 2 (not searched) is legal with split-K alone, 3 never.
     {"tmawgmma",
      {{{"BM", {16, 96, 192, 256}}, {"BN", {16, 96, 192, 256}}, {"STAGES", {1}}, {"SCHEDULE", {4}}, {"CLUSTER", {2, 3}},
        {"ACOPY", {3}}, {"PINGPONG", {2, 3}}, {"WATCH", {2, 3}}, {"CSPLIT", {2, 3}}},

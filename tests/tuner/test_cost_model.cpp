@@ -184,3 +184,22 @@ TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch, its 
     if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
   }
 }
+
+TEST_CASE("cost model: tf32x3's WATCH 2 is searched, its loop faster by the measured 1.09 and its scan charged", "[cost]") {
+  const KernelFamily& family = find_family("tf32x3");
+  for (const ParamSpec& param : family.params()) {
+    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
+  }
+  KernelConfig scanned = family.default_config(Layout::NN, 4);
+  scanned.set("WATCH", 2);
+  const KernelConfig watched = family.default_config(Layout::NN, 4);
+  const Problem square{Layout::NN, 4096, 4096, 4096};
+  const CostEstimate with_watch = estimate_cost(watched, square);
+  const CostEstimate with_scan = estimate_cost(scanned, square);
+  REQUIRE(with_watch.compute_ms > with_watch.memory_ms);
+  // (tf32x3_family.cpp, kWatchByScanGain: bench/results/2026-12-08-h100-narrow-csplit-tf32x3-watch.md)
+  CHECK(with_scan.compute_ms == Approx(with_watch.compute_ms / 1.09).epsilon(1e-6));
+  const double scan_ms = (with_scan.ms - with_scan.compute_ms) - (with_watch.ms - with_watch.compute_ms);
+  CHECK(scan_ms == Approx(4.0 * 2 * 4096.0 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
+  CHECK(with_scan.ms < with_watch.ms);
+}
