@@ -193,12 +193,12 @@ fi
 
 if wants bench; then
   status "benchmarking"
-  bench_args=("$@")
-  [ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
   db_args=()
   [ -f "$db" ] && db_args=(--db "$db")
   # With BENCH_ARGS_FILES and no arguments, only those files' runs (no default run).
   if [ $# -gt 0 ] || [ -z "${BENCH_ARGS_FILES:-}" ]; then
+    bench_args=("$@")
+    [ ${#bench_args[@]} -eq 0 ] && bench_args=(--shape 4096x4096x4096 --shapes examples/shapes.txt)
     timeout "${BENCH_SECONDS:-180}" "$build/bin/gemmbench" "${bench_args[@]}" "${db_args[@]}" --csv "$OUT/bench.csv" \
       > "$OUT/bench.md" 2> "$OUT/bench.err"
     echo "gemmbench exit $?" >> "$OUT/bench.md"

@@ -157,8 +157,14 @@ TEST_CASE("cost model: staged copies cost time: align 1's copies of A and B, ACO
   }
 }
 
-TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch, its loop runs faster", "[cost]") {
-  const KernelFamily& family = find_family("tmawgmma");
+// WATCH 2 of a 3xTF32 family against WATCH 1 at 4096^3: searched; its loop faster by `gain` (the
+// family's kWatchByScanGain); beside it, the scan's read of 2 x 4096^2 floats (128 MiB at the
+// model's 4.3 TB/s: 0.031 ms) and its launch (0.004 ms); ranked first, the loop being long.
+static void check_watch_by_scan_at_4096(const KernelFamily& family, double gain) {
+  INFO(family.name());
+  for (const ParamSpec& param : family.params()) {
+    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
+  }
   KernelConfig scanned = family.default_config(Layout::NN, 4);
   scanned.set("WATCH", 2);
   const KernelConfig watched = family.default_config(Layout::NN, 4);
@@ -166,40 +172,29 @@ TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch, its 
   const CostEstimate with_watch = estimate_cost(watched, square);
   const CostEstimate with_scan = estimate_cost(scanned, square);
   REQUIRE(with_watch.compute_ms > with_watch.memory_ms);  // compute-bound: the loop's gain shows whole
-  // The loop without the watch: the measured 1.072x (tmawgmma_family.cpp, kWatchByScanGain).
-  CHECK(with_scan.compute_ms == Approx(with_watch.compute_ms / 1.072).epsilon(1e-6));
-  // Beside it, 2 x 4096^2 floats read (128 MiB at the model's 4.3 TB/s: 0.031 ms) and the launch (0.004 ms).
+  CHECK(with_scan.compute_ms == Approx(with_watch.compute_ms / gain).epsilon(1e-6));
   const double scan_ms = (with_scan.ms - with_scan.compute_ms) - (with_watch.ms - with_watch.compute_ms);
   CHECK(scan_ms == Approx(4.0 * 2 * 4096.0 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
-  // So the model ranks WATCH 2 first where the loop is long, and WATCH 1 where the scan's launch
-  // weighs more, as measured (bench/results/2026-12-07-h100-watch-scan.md).
   CHECK(with_scan.ms < with_watch.ms);
+}
+
+TEST_CASE("cost model: WATCH 2's scan costs a read of A and B and a launch, its loop runs faster", "[cost]") {
+  // The loop without the watch: the measured 1.072x (tmawgmma_family.cpp, kWatchByScanGain).
+  const KernelFamily& family = find_family("tmawgmma");
+  check_watch_by_scan_at_4096(family, 1.072);
+  // WATCH 1 stays first where the scan's launch weighs more, as measured
+  // (bench/results/2026-12-07-h100-watch-scan.md).
+  KernelConfig scanned = family.default_config(Layout::NN, 4);
+  scanned.set("WATCH", 2);
   const Problem small{Layout::NN, 1024, 1024, 1024};
-  CHECK(estimate_cost(scanned, small).ms > estimate_cost(watched, small).ms);
+  CHECK(estimate_cost(scanned, small).ms > estimate_cost(family.default_config(Layout::NN, 4), small).ms);
   // Single-pass TF32 watches nothing: WATCH 2 is not among its searched values.
   for (const ParamSpec& param : find_family("tmatf32").params()) {
     if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1});
   }
-  for (const ParamSpec& param : family.params()) {
-    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
-  }
 }
 
 TEST_CASE("cost model: tf32x3's WATCH 2 is searched, its loop faster by the measured 1.09 and its scan charged", "[cost]") {
-  const KernelFamily& family = find_family("tf32x3");
-  for (const ParamSpec& param : family.params()) {
-    if (param.name == "WATCH") CHECK(param.search_values == std::vector<int>{1, 2});
-  }
-  KernelConfig scanned = family.default_config(Layout::NN, 4);
-  scanned.set("WATCH", 2);
-  const KernelConfig watched = family.default_config(Layout::NN, 4);
-  const Problem square{Layout::NN, 4096, 4096, 4096};
-  const CostEstimate with_watch = estimate_cost(watched, square);
-  const CostEstimate with_scan = estimate_cost(scanned, square);
-  REQUIRE(with_watch.compute_ms > with_watch.memory_ms);
   // (tf32x3_family.cpp, kWatchByScanGain: bench/results/2026-12-08-h100-narrow-csplit-tf32x3-watch.md)
-  CHECK(with_scan.compute_ms == Approx(with_watch.compute_ms / 1.09).epsilon(1e-6));
-  const double scan_ms = (with_scan.ms - with_scan.compute_ms) - (with_watch.ms - with_watch.compute_ms);
-  CHECK(scan_ms == Approx(4.0 * 2 * 4096.0 * 4096 / 4300e6 + 0.004).epsilon(1e-6));
-  CHECK(with_scan.ms < with_watch.ms);
+  check_watch_by_scan_at_4096(find_family("tf32x3"), 1.09);
 }
